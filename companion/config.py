@@ -1,0 +1,112 @@
+"""Configuration: one TOML file, every key optional, defaults documented here.
+
+Where the file is looked for, first match wins:
+  1. the path given with ``companion --config PATH``;
+  2. the ``COMPANION_CONFIG`` environment variable;
+  3. ``/etc/companion/config.toml`` (written by deploy/install.sh);
+  4. none: the defaults below.
+
+deploy/config.example.toml lists every key with its default.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+from companion.errors import ConfigError
+
+SYSTEM_CONFIG = Path("/etc/companion/config.toml")
+
+
+def _default_data_dir() -> str:
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local",
+                                                           "share")
+    return os.path.join(base, "companion")
+
+
+@dataclass(frozen=True)
+class StorageConfig:
+    data_dir: str = field(default_factory=_default_data_dir)  # games.db lives here
+
+    @property
+    def database(self) -> Path:
+        return Path(self.data_dir).expanduser() / "games.db"
+
+
+@dataclass(frozen=True)
+class WebConfig:
+    host: str = "0.0.0.0"  # listen on the LAN so phones can reach the device
+    port: int = 8000
+
+
+@dataclass(frozen=True)
+class LogConfig:
+    level: str = "INFO"
+
+
+@dataclass(frozen=True)
+class Config:
+    storage: StorageConfig = field(default_factory=StorageConfig)
+    web: WebConfig = field(default_factory=WebConfig)
+    log: LogConfig = field(default_factory=LogConfig)
+    source: str = "defaults"  # where this configuration came from
+
+
+_SECTIONS = {"storage": StorageConfig, "web": WebConfig, "log": LogConfig}
+
+
+def _section(name: str, cls: type, values: Any, where: str):
+    if not isinstance(values, dict):
+        raise ConfigError(f"{where}: [{name}] must be a table of settings")
+    defaults = cls()
+    known = {f.name: f for f in fields(cls)}
+    for key, value in values.items():
+        if key not in known:
+            raise ConfigError(
+                f"{where}: [{name}] has no setting {key!r}; known: {', '.join(sorted(known))}"
+            )
+        expected = type(getattr(defaults, key))
+        if not isinstance(value, expected) or isinstance(value, bool) != (expected is bool):
+            raise ConfigError(
+                f"{where}: [{name}] {key} must be a {expected.__name__}, not {value!r}"
+            )
+    return replace(defaults, **values)
+
+
+def parse(data: dict, where: str = "config") -> Config:
+    """A Config from parsed TOML, refusing unknown sections and wrong types."""
+    unknown = set(data) - set(_SECTIONS)
+    if unknown:
+        raise ConfigError(
+            f"{where}: unknown section(s) {', '.join(sorted(unknown))}; "
+            f"known: {', '.join(sorted(_SECTIONS))}"
+        )
+    parts = {name: _section(name, cls, data.get(name, {}), where)
+             for name, cls in _SECTIONS.items()}
+    config = Config(**parts, source=where)
+    if not 0 < config.web.port < 65536:
+        raise ConfigError(f"{where}: [web] port must be 1 to 65535, not {config.web.port}")
+    return config
+
+
+def load(path: str | os.PathLike | None = None) -> Config:
+    """The configuration in force (see the module docstring for the search order)."""
+    if path is None:
+        path = os.environ.get("COMPANION_CONFIG")
+        if path is None and SYSTEM_CONFIG.exists():
+            path = SYSTEM_CONFIG
+    if path is None:
+        return Config()
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text())
+    except FileNotFoundError:
+        raise ConfigError(f"config file {path} does not exist; create it or drop --config") \
+            from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path} is not valid TOML: {exc}") from exc
+    return parse(data, str(path))

@@ -1,0 +1,1 @@
+"""The game engine: the interface games implement, the event store, sessions."""

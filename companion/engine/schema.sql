@@ -1,0 +1,21 @@
+-- The event store: one row per game, and an append-only log of entries per game.
+-- (game_id, seq) is the primary key, so two writers racing for the same slot
+-- collide instead of corrupting the log.
+CREATE TABLE IF NOT EXISTS games (
+    game_id   TEXT PRIMARY KEY,
+    game      TEXT NOT NULL,
+    players   INTEGER NOT NULL,
+    options   TEXT NOT NULL,          -- JSON, fixed at setup
+    created   REAL NOT NULL,
+    finished  INTEGER NOT NULL DEFAULT 0
+);
+
+CREATE TABLE IF NOT EXISTS events (
+    game_id   TEXT NOT NULL REFERENCES games(game_id),
+    seq       INTEGER NOT NULL,       -- 1, 2, 3, ... per game
+    kind      TEXT NOT NULL CHECK (kind IN ('action', 'undo', 'redo')),
+    seat      INTEGER,                -- who asked; NULL for the table (dice, button)
+    payload   TEXT NOT NULL,          -- JSON: the action, or {"target": seq}
+    created   REAL NOT NULL,
+    PRIMARY KEY (game_id, seq)
+);

@@ -1,0 +1,189 @@
+"""The event store: games and their append-only logs in one SQLite file.
+
+Small and boring on purpose: plain ``sqlite3``, a packaged schema, WAL and
+``synchronous=FULL`` for file databases (an acknowledged action survives a power
+cut), a connection per thread, and ``(game_id, seq)`` as the primary key so two
+writers racing for the same slot collide instead of corrupting the log.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sqlite3
+import threading
+import time
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from companion.errors import StaleAction, StorageError, UnknownGame
+
+# Game codes are typed on phones: no 0/O, 1/I/L.
+_CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One row of a game's log."""
+
+    seq: int
+    kind: str  # "action" | "undo" | "redo"
+    seat: int | None
+    payload: dict
+    created: float
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One game's fixed setup."""
+
+    game_id: str
+    game: str
+    players: int
+    options: dict
+    created: float
+    finished: bool
+
+
+class EventStore:
+    """Games and their logs in one SQLite database (a file path, or ``":memory:"``)."""
+
+    def __init__(self, path: str | Path):
+        self.path = str(path)
+        self._local = threading.local()
+        self._memory_conn: sqlite3.Connection | None = None
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        schema = resources.files("companion.engine").joinpath("schema.sql").read_text()
+        with self._guard("create the schema"):
+            self._conn().executescript(schema)
+
+    def __repr__(self) -> str:
+        return f"EventStore({self.path!r})"
+
+    # -- connections -------------------------------------------------------------
+    def _conn(self) -> sqlite3.Connection:
+        if self.path == ":memory:":
+            # One shared connection: a second one would see a different database.
+            if self._memory_conn is None:
+                self._memory_conn = sqlite3.connect(":memory:", check_same_thread=False)
+            return self._memory_conn
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = sqlite3.connect(self.path, timeout=10)
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=FULL")
+            self._local.conn = conn
+        return conn
+
+    def close(self) -> None:
+        """Close this thread's connection."""
+        conn = getattr(self._local, "conn", None)
+        if conn is not None:
+            conn.close()
+            self._local.conn = None
+        if self._memory_conn is not None:
+            self._memory_conn.close()
+            self._memory_conn = None
+
+    class _Guard:
+        def __init__(self, what: str):
+            self.what = what
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, exc_type, exc, tb):
+            if exc_type is not None and issubclass(exc_type, sqlite3.Error) and not (
+                issubclass(exc_type, sqlite3.IntegrityError)
+            ):
+                raise StorageError(f"could not {self.what}: {exc}") from exc
+            return False
+
+    def _guard(self, what: str) -> _Guard:
+        return self._Guard(what)
+
+    # -- games -------------------------------------------------------------------
+    def create_game(self, game: str, players: int, options: dict[str, Any]) -> str:
+        """Record a new game's setup and return its code."""
+        conn = self._conn()
+        for _ in range(20):
+            game_id = "".join(secrets.choice(_CODE_ALPHABET) for _ in range(5))
+            try:
+                with self._guard("record the new game"), conn:
+                    conn.execute(
+                        "INSERT INTO games (game_id, game, players, options, created)"
+                        " VALUES (?, ?, ?, ?, ?)",
+                        (game_id, game, players, json.dumps(options, sort_keys=True), time.time()),
+                    )
+                return game_id
+            except sqlite3.IntegrityError:
+                continue
+        raise StorageError("could not find a free game code after 20 tries")
+
+    def game(self, game_id: str) -> GameRecord:
+        """The setup of game ``game_id``."""
+        with self._guard(f"read game {game_id}"):
+            row = self._conn().execute(
+                "SELECT game_id, game, players, options, created, finished"
+                " FROM games WHERE game_id = ?",
+                (game_id,),
+            ).fetchone()
+        if row is None:
+            raise UnknownGame(f"no game with code {game_id!r} in {self.path}")
+        return GameRecord(row[0], row[1], row[2], json.loads(row[3]), row[4], bool(row[5]))
+
+    def games(self) -> list[GameRecord]:
+        """Every game, newest first."""
+        with self._guard("list games"):
+            rows = self._conn().execute(
+                "SELECT game_id, game, players, options, created, finished"
+                " FROM games ORDER BY created DESC"
+            ).fetchall()
+        return [GameRecord(r[0], r[1], r[2], json.loads(r[3]), r[4], bool(r[5])) for r in rows]
+
+    def set_finished(self, game_id: str, finished: bool) -> None:
+        """Mark a game finished (an index for the lobby; the log stays the truth)."""
+        with self._guard(f"update game {game_id}"), self._conn() as conn:
+            conn.execute(
+                "UPDATE games SET finished = ? WHERE game_id = ?", (int(finished), game_id)
+            )
+
+    def delete_game(self, game_id: str) -> None:
+        """Remove a game and its log."""
+        with self._guard(f"delete game {game_id}"), self._conn() as conn:
+            conn.execute("DELETE FROM events WHERE game_id = ?", (game_id,))
+            conn.execute("DELETE FROM games WHERE game_id = ?", (game_id,))
+
+    # -- the log -----------------------------------------------------------------
+    def append(self, game_id: str, seq: int, kind: str, seat: int | None, payload: dict) -> Entry:
+        """Append one entry at ``seq``; committed before this returns.
+
+        Raises StaleAction if another writer took ``seq`` first.
+        """
+        entry = Entry(seq, kind, seat, payload, time.time())
+        try:
+            with self._guard(f"append to game {game_id}"), self._conn() as conn:
+                conn.execute(
+                    "INSERT INTO events (game_id, seq, kind, seat, payload, created)"
+                    " VALUES (?, ?, ?, ?, ?, ?)",
+                    (game_id, seq, kind, seat, json.dumps(payload, sort_keys=True), entry.created),
+                )
+        except sqlite3.IntegrityError as exc:
+            raise StaleAction(
+                f"entry {seq} of game {game_id} was written by someone else first; "
+                "reload and try again"
+            ) from exc
+        return entry
+
+    def entries(self, game_id: str) -> list[Entry]:
+        """The whole log of ``game_id``, in order."""
+        with self._guard(f"read the log of game {game_id}"):
+            rows = self._conn().execute(
+                "SELECT seq, kind, seat, payload, created FROM events"
+                " WHERE game_id = ? ORDER BY seq",
+                (game_id,),
+            ).fetchall()
+        return [Entry(r[0], r[1], r[2], json.loads(r[3]), r[4]) for r in rows]

@@ -1,0 +1,156 @@
+"""The First Island's state and actions, as frozen dataclasses.
+
+The state holds no derived data: camps and scores are computed from the cells.
+Dicts inside frozen dataclasses are never mutated; ``apply`` copies them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from companion.games.first_island.hexgrid import Hex, Island
+from companion.games.first_island.model import CampCard, Cell, PlacementRef
+
+DIFFICULTIES = ("casual", "standard", "hard", "impossible")
+VARIANTS = ("standard", "easy")
+SOLO_ROUNDS = 12
+
+
+@dataclass(frozen=True)
+class Options:
+    """Setup options: camp cards on or off, the card variant, the solo difficulty."""
+
+    camp_cards: bool = True
+    variant: str = "standard"  # multiplayer: "standard" or "easy"
+    difficulty: str | None = None  # solo only: casual, standard, hard, impossible
+
+    @property
+    def card_variant(self) -> str:
+        return self.difficulty or self.variant
+
+    @property
+    def overrides_allowed(self) -> bool:
+        return self.difficulty not in ("hard", "impossible")
+
+
+@dataclass(frozen=True)
+class PlayerBoard:
+    """One player's island sheet, and what they have done this turn."""
+
+    cells: Mapping[Hex, Cell] = field(default_factory=dict)
+    overrides: tuple[str, ...] = ()  # override boxes crossed, in the order used
+    claimed: tuple[tuple[PlacementRef, ...], ...] = ()
+    scored_cards: tuple[CampCard, ...] = ()
+    hand: CampCard | None = None
+    dice_used: frozenset[int] = frozenset()  # die numbers 1..5 used this turn
+    marks: int = 0  # hexes marked this turn
+    override_this_turn: bool = False
+
+
+@dataclass(frozen=True)
+class State:
+    players: int
+    island: Island
+    options: Options
+    boards: tuple[PlayerBoard, ...]
+    round: int = 1
+    roll: tuple[int, ...] | None = None
+    rerolled: bool = False
+    table: CampCard | None = None  # the S card on the table
+    table_scored_by: frozenset[int] = frozenset()
+    table_spent: bool = False  # the single S card was scored and is gone
+    ended: str | None = None  # why the game ended, once it has
+
+    @property
+    def solo(self) -> bool:
+        return self.players == 1
+
+    def board_full(self, seat: int) -> bool:
+        return len(self.boards[seat].cells) >= len(self.island)
+
+    def seat_done(self, seat: int) -> bool:
+        """Has ``seat`` marked all it must for the current roll?"""
+        return self.boards[seat].marks >= 2 or self.board_full(seat)
+
+    @property
+    def phase(self) -> str:
+        """ended | roll (waiting for the dice) | mark | done (everyone has marked)."""
+        if self.ended:
+            return "ended"
+        if self.roll is None:
+            return "roll"
+        if all(self.seat_done(s) for s in range(self.players)):
+            return "done"
+        return "mark"
+
+
+# -- actions -------------------------------------------------------------------
+# A pick is a die number (1..5) or, for a tribe override, the tribe's name.
+Pick = int | str
+
+
+@dataclass(frozen=True)
+class Mark:
+    """Mark one hex with two picks: split on ``axis`` if the tribes differ, else large."""
+
+    type: ClassVar[str] = "mark"
+    seat: int
+    hex: Hex
+    picks: tuple[Pick, Pick]
+    axis: int | None = None
+
+
+@dataclass(frozen=True)
+class Reroll:
+    """The once-per-turn reroll of the dice showing one value 3+ times: all 5 faces after."""
+
+    type: ClassVar[str] = "reroll"
+    values: tuple[int, ...]
+    source: str = "manual"
+    confidence: float = 1.0
+    seat: None = None
+
+
+@dataclass(frozen=True)
+class ScoreCampCard:
+    """Claim ``camp`` for the card in hand or the S card on the table, before a roll."""
+
+    type: ClassVar[str] = "score_camp_card"
+    seat: int
+    card: str  # "hand" or "table"
+    camp: tuple[PlacementRef, ...]
+
+
+@dataclass(frozen=True)
+class SkipCampCard:
+    """Discard the card in hand and draw from the next-lower deck."""
+
+    type: ClassVar[str] = "skip_camp_card"
+    seat: int
+
+
+@dataclass(frozen=True)
+class DealTableCard:
+    """A new S card turned face up on the table (a chance action: its points)."""
+
+    type: ClassVar[str] = "deal_table_card"
+    points: int
+    seat: None = None
+
+
+@dataclass(frozen=True)
+class Advance:
+    """The round button: everyone has marked; start the next round."""
+
+    type: ClassVar[str] = "advance"
+    seat: None = None
+
+
+@dataclass(frozen=True)
+class Finish:
+    """End the game now and score it as it stands (the host's decision)."""
+
+    type: ClassVar[str] = "finish"
+    seat: None = None

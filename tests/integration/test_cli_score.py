@@ -1,0 +1,95 @@
+"""`companion score first-island BOARD.json`, run as a real process."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+EXAMPLE = Path(__file__).parent.parent / "data" / "first_island" / "rulebook_example.json"
+
+
+def companion(*args):
+    return subprocess.run([sys.executable, "-m", "companion", *args], capture_output=True,
+                          text=True, timeout=60)
+
+
+def test_score_prints_the_breakdown_as_json():
+    run = companion("score", "first-island", str(EXAMPLE))
+    assert run.returncode == 0, run.stderr
+    out = json.loads(run.stdout)
+    assert set(out) == {"total", "tribes", "overrides", "camp_cards"}
+    assert out["total"] == 81
+    assert list(out["tribes"]) == ["scavengers", "builders", "scholars", "matriarchy",
+                                   "healers", "scientists"]
+    assert out["tribes"]["scholars"] == {"placements": 11, "scorable": 8, "base": 5,
+                                         "request": -3}
+    assert (out["overrides"], out["camp_cards"]) == (-2, 22)
+
+
+def _board(tmp_path, cells, **extra):
+    path = tmp_path / "board.json"
+    path.write_text(json.dumps({"game": "first-island", "cells": cells, **extra}))
+    return str(path)
+
+
+@pytest.mark.parametrize("cells, message", [
+    ([{"hex": [0, 0], "large": "elves"}], "cell 0 (hex (0,0)): unknown tribe 'elves'"),
+    ([{"hex": [9, 9], "large": "builders"}], "cell 0 (hex (9,9)): the hex is off the map"),
+    ([{"hex": [0, 0], "large": "builders"}, {"hex": [1, 0], "split": 0,
+                                             "halves": ["healers", "healers"]}],
+     "cell 1 (hex (1,0)): the same tribe (healers) on both halves"),
+    ([{"hex": [0, 0], "large": "builders"}, {"hex": [0, 0], "large": "healers"}],
+     "cell 1 (hex (0,0)): the hex is listed twice"),
+    ([{"hex": [0, 0], "split": 3, "halves": ["healers", "builders"]}],
+     "cell 0 (hex (0,0)): split axis must be 0, 1 or 2, not 3"),
+    ([{"hex": [0], "large": "builders"}], "cell 0: a hex is [q, r]"),
+])
+def test_a_malformed_board_exits_2_naming_the_cell(tmp_path, cells, message):
+    run = companion("score", "first-island", _board(tmp_path, cells))
+    assert run.returncode == 2
+    assert message in run.stderr
+    assert run.stdout == ""
+
+
+def test_bad_claims_and_counts_are_named(tmp_path):
+    cells = [{"hex": [q, 0], "large": "builders"} for q in range(3)]
+    run = companion("score", "first-island",
+                    _board(tmp_path, cells, claimed_camps=[[[0, 0, 0], [1, 0, 0], [5, 5, 0]]]))
+    assert run.returncode == 2 and "claimed camp 0: [5, 5, 0] is not a placement" in run.stderr
+    run = companion("score", "first-island", _board(tmp_path, cells, overrides_used=4))
+    assert run.returncode == 2 and "overrides_used must be 0 to 3" in run.stderr
+
+
+def test_a_custom_map_is_used(tmp_path):
+    cells = [{"hex": [q, 0], "large": "scavengers"} for q in range(3)]
+    run = companion("score", "first-island",
+                    _board(tmp_path, cells, map=[[0, 0], [1, 0], [2, 0]]))
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout)["tribes"]["scavengers"]["request"] == 3
+
+
+def test_missing_file_unknown_game_and_bad_json(tmp_path):
+    run = companion("score", "first-island", str(tmp_path / "nope.json"))
+    assert run.returncode == 2 and "no board file at" in run.stderr
+    (tmp_path / "x.json").write_text("{")
+    run = companion("score", "first-island", str(tmp_path / "x.json"))
+    assert run.returncode == 2 and "not valid JSON" in run.stderr
+    run = companion("score", "chess", str(EXAMPLE))
+    assert run.returncode == 2 and "no game called 'chess'" in run.stderr
+
+
+def test_an_exported_board_scores_the_same(tmp_path):
+    from companion.engine.game import get_game
+    from companion.games.first_island.state import Mark
+    from tests.helpers import roll
+
+    game = get_game("first-island")
+    s = game.apply(game.setup(2, {}), roll(1, 2, 3, 3, 5))
+    for a in (Mark(0, (0, 0), (1, 2), 0), Mark(0, (1, 0), (3, 4))):
+        s = game.apply(s, a)
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps(game.export_board(s, 0)))
+    run = companion("score", "first-island", str(path))
+    assert json.loads(run.stdout)["total"] == game.score(s)[0]["total"] == -33

@@ -1,0 +1,43 @@
+"""Configuration: defaults, the TOML file, and clear errors for bad settings."""
+
+import pytest
+
+from companion import config
+from companion.errors import ConfigError
+
+
+def test_defaults_without_a_file(monkeypatch, tmp_path):
+    monkeypatch.delenv("COMPANION_CONFIG", raising=False)
+    monkeypatch.setattr(config, "SYSTEM_CONFIG", tmp_path / "absent.toml")
+    c = config.load()
+    assert (c.web.host, c.web.port, c.source) == ("0.0.0.0", 8000, "defaults")
+    assert c.storage.database.name == "games.db"
+
+
+def test_a_file_overrides_only_what_it_names(tmp_path, monkeypatch):
+    path = tmp_path / "c.toml"
+    path.write_text('[web]\nport = 8080\n[storage]\ndata_dir = "/srv/games"\n')
+    monkeypatch.setenv("COMPANION_CONFIG", str(path))
+    c = config.load()
+    assert (c.web.port, c.web.host, str(c.storage.database)) == (8080, "0.0.0.0",
+                                                               "/srv/games/games.db")
+
+
+@pytest.mark.parametrize("text, message", [
+    ("[web]\nport = 'eighty'\n", "[web] port must be a int, not 'eighty'"),
+    ("[web]\nprot = 80\n", "[web] has no setting 'prot'"),
+    ("[camra]\n", "unknown section(s) camra"),
+    ("[web]\nport = 70000\n", "port must be 1 to 65535"),
+    ("[web\n", "is not valid TOML"),
+])
+def test_bad_settings_are_named(tmp_path, text, message):
+    path = tmp_path / "c.toml"
+    path.write_text(text)
+    with pytest.raises(ConfigError) as info:
+        config.load(path)
+    assert message in info.value.message
+
+
+def test_a_missing_named_file_is_an_error(tmp_path):
+    with pytest.raises(ConfigError, match="does not exist"):
+        config.load(tmp_path / "nope.toml")
