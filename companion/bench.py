@@ -76,8 +76,9 @@ def bench_engine(repeat: int) -> dict:
         "session_act_plus_undo_on_disk_ms": round(act_undo, 3),
         "targets": {"apply_one_action_ms": 2.0, "score_full_board_ms": 5.0},
         "repeat": repeat,
-        "note": "apply = validate + reduce; score = one full 36-hex board (and all 4 boards of the game); session figure "
-                "includes two SQLite commits with synchronous=FULL (an action and its undo)",
+        "note": "apply = validate + reduce; score = one full 36-hex board (and all 4 boards "
+                "of the game); session figure includes two SQLite commits with "
+                "synchronous=FULL (an action and its undo)",
     }
 
 
