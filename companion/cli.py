@@ -46,6 +46,16 @@ def _cmd_score(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_serve(args: argparse.Namespace) -> int:
+    from companion.serve import serve
+
+    cfg = args.cfg
+    data_dir = Path(args.data_dir or cfg.storage.data_dir).expanduser()
+    database = data_dir / ("demo.db" if args.demo else "games.db")
+    serve(args.host or cfg.web.host, args.port or cfg.web.port, database, demo=args.demo)
+    return 0
+
+
 def _cmd_bench(args: argparse.Namespace) -> int:
     from companion.bench import run
 
@@ -64,6 +74,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("board", help="the board file (JSON)")
     p.add_argument("--pretty", action="store_true", help="indent the JSON")
     p.set_defaults(func=_cmd_score, needs_config=False)
+
+    p = sub.add_parser("serve", help="serve the scoreboard to the phones and the table view")
+    p.add_argument("--demo", action="store_true",
+                   help="start on the embedded demo: a First Island game ready to play")
+    p.add_argument("--host", help="address to listen on (default from config: 0.0.0.0)")
+    p.add_argument("--port", type=int, help="port (default from config: 8000)")
+    p.add_argument("--data-dir", help="where the games database lives (default from config)")
+    p.set_defaults(func=_cmd_serve)
 
     p = sub.add_parser("bench", help="measure speed (engine)")
     p.add_argument("what", choices=["engine"], help="what to measure")

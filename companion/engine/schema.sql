@@ -19,3 +19,12 @@ CREATE TABLE IF NOT EXISTS events (
     created   REAL NOT NULL,
     PRIMARY KEY (game_id, seq)
 );
+
+-- Who sits where: a phone that claims a seat gets a token and acts only for it.
+CREATE TABLE IF NOT EXISTS seats (
+    game_id   TEXT NOT NULL REFERENCES games(game_id),
+    seat      INTEGER NOT NULL,
+    name      TEXT NOT NULL,
+    token     TEXT NOT NULL,
+    PRIMARY KEY (game_id, seat)
+);

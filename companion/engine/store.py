@@ -155,7 +155,25 @@ class EventStore:
         """Remove a game and its log."""
         with self._guard(f"delete game {game_id}"), self._conn() as conn:
             conn.execute("DELETE FROM events WHERE game_id = ?", (game_id,))
+            conn.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
             conn.execute("DELETE FROM games WHERE game_id = ?", (game_id,))
+
+    # -- seats -------------------------------------------------------------------
+    def seats(self, game_id: str) -> dict[int, tuple[str, str]]:
+        """seat -> (name, token) for every claimed seat of ``game_id``."""
+        with self._guard(f"read the seats of game {game_id}"):
+            rows = self._conn().execute(
+                "SELECT seat, name, token FROM seats WHERE game_id = ?", (game_id,)
+            ).fetchall()
+        return {r[0]: (r[1], r[2]) for r in rows}
+
+    def claim_seat(self, game_id: str, seat: int, name: str, token: str) -> None:
+        """Give ``seat`` to ``name`` with ``token``, replacing any earlier claim."""
+        with self._guard(f"claim seat {seat} of game {game_id}"), self._conn() as conn:
+            conn.execute(
+                "INSERT OR REPLACE INTO seats (game_id, seat, name, token) VALUES (?, ?, ?, ?)",
+                (game_id, seat, name, token),
+            )
 
     # -- the log -----------------------------------------------------------------
     def append(self, game_id: str, seq: int, kind: str, seat: int | None, payload: dict) -> Entry:

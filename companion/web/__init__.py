@@ -1,0 +1,39 @@
+"""The web side: ``create_app`` builds the Flask app (no module-level app).
+
+Templates and static files live in the repository's top-level ``web/`` folder,
+which the wheel ships as the package ``companion.webassets``.
+"""
+
+from __future__ import annotations
+
+import secrets
+from importlib import resources
+
+from flask import Flask
+
+from companion.engine.store import EventStore
+from companion.web.hub import Hub
+
+
+def assets_dir() -> str:
+    return str(resources.files("companion.webassets"))
+
+
+def create_app(config: dict | None = None, *, store: EventStore | None = None,
+               hub: Hub | None = None) -> Flask:
+    """The Flask app. ``config`` may set DATABASE (a path) or pass ``store``/``hub`` in."""
+    assets = assets_dir()
+    app = Flask(__name__, template_folder=f"{assets}/templates",
+                static_folder=f"{assets}/static")
+    app.config.update(DATABASE=":memory:", HOST_PIN=f"{secrets.randbelow(10000):04d}",
+                      DEMO=False)
+    app.config.update(config or {})
+    if hub is None:
+        hub = Hub(store or EventStore(app.config["DATABASE"]))
+    app.extensions["companion.hub"] = hub
+
+    from companion.web import api, pages
+
+    app.register_blueprint(api.bp)
+    app.register_blueprint(pages.bp)
+    return app

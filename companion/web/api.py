@@ -1,0 +1,261 @@
+"""The JSON API: games, seats, actions, undo/redo, live events, export.
+
+Every state change goes through the same Session.act the round button uses.
+Errors are JSON ``{"error": code, "message": text}`` with a 4xx status, and a
+refused request changes nothing.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import secrets
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context
+
+from companion.engine.game import get_game
+from companion.errors import CompanionError, IllegalAction, StaleAction, UnknownGame
+from companion.web.hub import Hub
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+class Forbidden(CompanionError, PermissionError):
+    code = "auth/forbidden"
+
+
+class BadRequest(CompanionError, ValueError):
+    code = "request/malformed"
+
+
+# First match wins: the specific errors, then any other bad input (a ValueError) is 422;
+# what is left (storage failures) is the device's fault: 503.
+STATUS = {Forbidden: 403, BadRequest: 400, UnknownGame: 404, StaleAction: 409,
+          ValueError: 422}
+
+
+@bp.errorhandler(CompanionError)
+def _error(exc: CompanionError):
+    status = next((code for cls, code in STATUS.items() if isinstance(exc, cls)), 503)
+    return jsonify(exc.to_json()), status
+
+
+def hub() -> Hub:
+    return current_app.extensions["companion.hub"]
+
+
+def _body() -> dict:
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        raise BadRequest("send a JSON object as the request body "
+                         "(Content-Type: application/json)")
+    return data
+
+
+@bp.before_request
+def _refuse_cross_site():
+    """State-changing requests must come from the device's own pages."""
+    if request.method in ("GET", "HEAD", "OPTIONS"):
+        return None
+    origin = request.headers.get("Origin")
+    if request.headers.get("Sec-Fetch-Site") == "cross-site" or (
+        origin and origin.split("://", 1)[-1] != request.host
+    ):
+        return _error(Forbidden(f"requests from {origin or 'another site'} may not change "
+                                "games; use the device's own pages"))
+    return None
+
+
+def _check_pin(data: dict) -> None:
+    pin = data.get("pin") or request.headers.get("X-Host-Pin")
+    if pin != current_app.config["HOST_PIN"]:
+        raise Forbidden("this needs the host PIN shown on the table view", code="auth/pin")
+
+
+def _check_seat(game_id: str, seat: Any) -> None:
+    token = request.headers.get("X-Seat-Token")
+    claimed = hub().store.seats(game_id).get(seat)
+    if claimed is None or token is None or not secrets.compare_digest(claimed[1], token):
+        shown = seat + 1 if isinstance(seat, int) else seat
+        raise Forbidden(f"only the phone that claimed seat {shown} may act for it; "
+                        "claim the seat first", code="auth/seat")
+
+
+def game_json(game_id: str) -> dict:
+    s = hub().session(game_id)
+    seats = hub().store.seats(game_id)
+    dice = s.dice()
+    outcome = s.outcome()
+    return {
+        "game_id": game_id,
+        "game": s.game.name,
+        "title": s.game.title,
+        "players": s.players,
+        "options": s.options,
+        "seq": s.seq,
+        "status": hub().status,
+        "dice": None if dice is None else {"count": dice.count, "faces": dice.faces},
+        "faces": getattr(s.game, "faces", None),
+        "outcome": None if outcome is None else {
+            "reason": outcome.reason, "winners": list(outcome.winners),
+            "totals": list(outcome.totals)},
+        "seats": [{"seat": i, "name": seats[i][0] if i in seats else None}
+                  for i in range(s.players)],
+        "view": s.game.player_view(s.state, None),
+        "history": score_history(s) if outcome is not None else None,
+    }
+
+
+def score_history(s) -> list[dict]:
+    """Each seat's total at the end of every round (replayed from the log)."""
+    from companion.engine.session import effective_actions, parse_action
+
+    game = s.game
+
+    def point(state) -> dict:
+        return {"round": getattr(state, "round", None),
+                "totals": [x["total"] for x in game.score(state)]}
+
+    prev = game.setup(s.players, s.options)
+    history: list[dict] = []
+    for e in effective_actions(s.entries):
+        state = game.apply(prev, parse_action(game, e.payload))
+        if getattr(state, "round", None) != getattr(prev, "round", None):
+            history.append(point(prev))
+        prev = state
+    history.append(point(prev))
+    return history
+
+
+@bp.get("/games")
+def list_games():
+    return jsonify([{"game_id": g.game_id, "game": g.game, "players": g.players,
+                     "options": g.options, "created": g.created, "finished": g.finished}
+                    for g in hub().store.games()])
+
+
+@bp.post("/games")
+def create_game():
+    data = _body()
+    game, players = data.get("game", "first-island"), data.get("players")
+    if not isinstance(players, int) or isinstance(players, bool):
+        raise BadRequest(f"players must be a whole number, not {players!r}")
+    options = data.get("options", {})
+    if not isinstance(options, dict):
+        raise BadRequest(f"options must be an object, not {options!r}")
+    get_game(game)
+    s = hub().create(game, players, options)
+    return jsonify(game_json(s.game_id)), 201
+
+
+@bp.get("/games/<game_id>")
+def show_game(game_id: str):
+    return jsonify(game_json(game_id))
+
+
+@bp.delete("/games/<game_id>")
+def delete_game(game_id: str):
+    _check_pin(request.get_json(silent=True) or {})
+    hub().session(game_id)  # 404 if unknown
+    hub().store.delete_game(game_id)
+    hub().forget(game_id)
+    return jsonify({"deleted": game_id})
+
+
+@bp.post("/games/<game_id>/seats/<int:seat>")
+def claim_seat(game_id: str, seat: int):
+    data = request.get_json(silent=True) or {}
+    s = hub().session(game_id)
+    if not 0 <= seat < s.players:
+        raise IllegalAction(f"there is no seat {seat + 1} in a {s.players}-player game",
+                            code="action/bad_seat")
+    name = str(data.get("name") or f"Player {seat + 1}")[:24]
+    if seat in hub().store.seats(game_id):
+        _check_pin(data)  # taking over a claimed seat is the host's call
+    token = secrets.token_urlsafe(16)
+    hub().store.claim_seat(game_id, seat, name, token)
+    hub().announce(game_id, {"kind": "state", "seq": s.seq})
+    return jsonify({"seat": seat, "name": name, "token": token})
+
+
+@bp.post("/games/<game_id>/actions")
+def act(game_id: str):
+    data = _body()
+    action = data.get("action")
+    if not isinstance(action, dict):
+        raise BadRequest('send {"action": {...}}, the action as an object with a "type"')
+    s = hub().session(game_id)
+    seat = action.get("seat")
+    if seat is not None:
+        _check_seat(game_id, seat)
+    elif action.get("type") == "finish":
+        _check_pin(data)
+    expected = data.get("expected_seq")
+    s.act(action, expected_seq=expected if isinstance(expected, int) else None)
+    return jsonify(game_json(game_id))
+
+
+def _undo_redo(game_id: str, which: str):
+    data = request.get_json(silent=True) or {}
+    seat = data.get("seat")
+    if seat is None:
+        _check_pin(data)
+    else:
+        _check_seat(game_id, seat)
+    getattr(hub().session(game_id), which)(seat=seat)
+    return jsonify(game_json(game_id))
+
+
+@bp.post("/games/<game_id>/undo")
+def undo(game_id: str):
+    return _undo_redo(game_id, "undo")
+
+
+@bp.post("/games/<game_id>/redo")
+def redo(game_id: str):
+    return _undo_redo(game_id, "redo")
+
+
+@bp.get("/games/<game_id>/events")
+def events(game_id: str):
+    """Server-Sent Events: a "state" message with the new seq after every change."""
+    hub().session(game_id)  # 404 before the stream starts
+
+    def stream():
+        yield "retry: 1000\n\n"
+        for message in hub().listen(game_id):
+            yield ": keep-alive\n\n" if message is None else f"data: {json.dumps(message)}\n\n"
+
+    return Response(stream_with_context(stream()), mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+@bp.get("/games/<game_id>/export.json")
+def export_json(game_id: str):
+    s = hub().session(game_id)
+    data = game_json(game_id)
+    data["log"] = s.history()
+    data["scores"] = s.score()
+    return Response(json.dumps(data, indent=1), mimetype="application/json", headers={
+        "Content-Disposition": f"attachment; filename={game_id}.json"})
+
+
+@bp.get("/games/<game_id>/export.csv")
+def export_csv(game_id: str):
+    s = hub().session(game_id)
+    out = io.StringIO()
+    w = csv.writer(out)
+    w.writerow(["seat", "name", "line", "points"])
+    seats = hub().store.seats(game_id)
+    for seat, score in enumerate(s.score()):
+        name = seats.get(seat, (f"Player {seat + 1}",))[0]
+        for tribe, t in score.get("tribes", {}).items():
+            w.writerow([seat + 1, name, f"{tribe} base", t["base"]])
+            w.writerow([seat + 1, name, f"{tribe} request", t["request"]])
+        for line in ("overrides", "camp_cards", "total"):
+            if line in score:
+                w.writerow([seat + 1, name, line, score[line]])
+    return Response(out.getvalue(), mimetype="text/csv", headers={
+        "Content-Disposition": f"attachment; filename={game_id}.csv"})

@@ -1,0 +1,32 @@
+"""The pages: lobby, table view (a tablet or TV at the table), player view (a phone)."""
+
+from __future__ import annotations
+
+from flask import Blueprint, current_app, render_template
+
+from companion.web.api import hub
+
+bp = Blueprint("pages", __name__)
+
+
+@bp.get("/")
+def lobby():
+    return render_template("lobby.html")
+
+
+@bp.get("/table/<game_id>")
+def table(game_id: str):
+    hub().session(game_id)
+    return render_template("table.html", game_id=game_id, pin=current_app.config["HOST_PIN"],
+                           join_base=current_app.config.get("JOIN_BASE", ""))
+
+
+@bp.get("/play/<game_id>")
+def play(game_id: str):
+    hub().session(game_id)
+    return render_template("play.html", game_id=game_id)
+
+
+@bp.errorhandler(LookupError)
+def _missing(exc):
+    return render_template("missing.html", message=str(exc)), 404

@@ -1,0 +1,199 @@
+"""The JSON API through Flask's test client: every route and every error path."""
+
+import json
+
+import pytest
+
+from companion.engine.store import EventStore
+from companion.web import create_app
+
+PIN = "4321"
+
+
+@pytest.fixture
+def app(tmp_path):
+    store = EventStore(tmp_path / "games.db")
+    app = create_app({"HOST_PIN": PIN}, store=store)
+    yield app
+    store.close()
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture
+def game(client):
+    r = client.post("/api/games", json={"game": "first-island", "players": 2})
+    assert r.status_code == 201
+    return r.get_json()["game_id"]
+
+
+def seat(client, game, n, name="Ann"):
+    r = client.post(f"/api/games/{game}/seats/{n}", json={"name": name})
+    assert r.status_code == 200, r.get_json()
+    return r.get_json()["token"]
+
+
+def act(client, game, action, token=None, **extra):
+    headers = {"X-Seat-Token": token} if token else {}
+    return client.post(f"/api/games/{game}/actions", json={"action": action, **extra},
+                       headers=headers)
+
+
+ROLL = {"type": "dice_rolled", "values": [1, 2, 3, 3, 5]}
+MARK = {"type": "mark", "seat": 0, "hex": [0, 0], "picks": [1, 2], "axis": 0}
+
+
+def test_create_show_and_list_games(client, game):
+    g = client.get(f"/api/games/{game}").get_json()
+    assert (g["game"], g["players"], g["seq"], g["view"]["phase"]) == ("first-island", 2, 0, "roll")
+    assert g["dice"]["count"] == 5 and g["faces"]["6"]["tribe"] == "scientists"
+    assert [x["game_id"] for x in client.get("/api/games").get_json()] == [game]
+
+
+@pytest.mark.parametrize("body, status, code", [
+    ({"game": "chess", "players": 2}, 404, "game/unknown"),
+    ({"game": "first-island", "players": 9}, 422, "setup/invalid"),
+    ({"game": "first-island", "players": "two"}, 400, "request/malformed"),
+    ({"game": "first-island", "players": 2, "options": []}, 400, "request/malformed"),
+    ({"game": "first-island", "players": 2, "options": {"speed": 1}}, 422, "setup/invalid"),
+])
+def test_bad_new_games_are_refused(client, body, status, code):
+    r = client.post("/api/games", json=body)
+    assert (r.status_code, r.get_json()["error"]) == (status, code)
+    assert client.get("/api/games").get_json() == []
+
+
+def test_a_body_that_is_not_json_is_refused(client, game):
+    r = client.post(f"/api/games/{game}/actions", data="roll!", content_type="text/plain")
+    assert (r.status_code, r.get_json()["error"]) == (400, "request/malformed")
+    r = client.post(f"/api/games/{game}/actions", json={"move": 1})
+    assert (r.status_code, r.get_json()["error"]) == (400, "request/malformed")
+
+
+def test_unknown_game_is_404(client):
+    assert client.get("/api/games/NOPE1").status_code == 404
+    assert client.get("/api/games/NOPE1").get_json()["error"] == "game/unknown"
+    assert client.post("/api/games/NOPE1/actions", json={"action": ROLL}).status_code == 404
+    assert client.get("/table/NOPE1").status_code == 404
+
+
+def test_table_actions_and_seat_actions(client, game):
+    assert act(client, game, ROLL).status_code == 200
+    token = seat(client, game, 0)
+    r = act(client, game, MARK, token)
+    assert r.status_code == 200
+    assert r.get_json()["view"]["boards"][0]["cells"] == [
+        {"hex": [0, 0], "split": 0, "halves": ["scavengers", "builders"]}]
+
+
+def test_a_seat_action_needs_that_seats_token(client, game):
+    act(client, game, ROLL)
+    other = seat(client, game, 1, "Bob")
+    for token in (None, other, "forged"):
+        r = act(client, game, MARK, token)
+        assert (r.status_code, r.get_json()["error"]) == (403, "auth/seat")
+    assert client.get(f"/api/games/{game}").get_json()["seq"] == 1
+
+
+def test_an_illegal_action_is_422_naming_the_rule_and_changes_nothing(client, game):
+    token = seat(client, game, 0)
+    act(client, game, ROLL)
+    act(client, game, MARK, token)
+    r = act(client, game, {**MARK, "picks": [3, 4]}, token)
+    assert r.status_code == 422
+    assert r.get_json() == {"error": "action/hex_marked", "message": "hex (0,0) is already marked"}
+    assert client.get(f"/api/games/{game}").get_json()["seq"] == 2
+
+
+def test_a_stale_action_is_409(client, game):
+    r = act(client, game, ROLL, expected_seq=5)
+    assert (r.status_code, r.get_json()["error"]) == (409, "action/stale")
+
+
+def test_claiming_a_taken_seat_needs_the_host_pin(client, game):
+    seat(client, game, 0, "Ann")
+    r = client.post(f"/api/games/{game}/seats/0", json={"name": "Eve"})
+    assert (r.status_code, r.get_json()["error"]) == (403, "auth/pin")
+    r = client.post(f"/api/games/{game}/seats/0", json={"name": "Ann2", "pin": PIN})
+    assert r.status_code == 200
+    r = client.post(f"/api/games/{game}/seats/5", json={})
+    assert (r.status_code, r.get_json()["error"]) == (422, "action/bad_seat")
+
+
+def test_ending_and_deleting_need_the_pin(client, game):
+    r = act(client, game, {"type": "finish"})
+    assert (r.status_code, r.get_json()["error"]) == (403, "auth/pin")
+    r = act(client, game, {"type": "finish"}, pin=PIN)
+    assert r.status_code == 200 and r.get_json()["outcome"]["reason"] == "ended by the host"
+    assert client.delete(f"/api/games/{game}").status_code == 403
+    assert client.delete(f"/api/games/{game}", json={"pin": PIN}).status_code == 200
+    assert client.get(f"/api/games/{game}").status_code == 404
+
+
+def test_undo_own_action_and_table_undo(client, game):
+    token = seat(client, game, 0)
+    act(client, game, ROLL)
+    act(client, game, MARK, token)
+    r = client.post(f"/api/games/{game}/undo", json={"seat": 0},
+                    headers={"X-Seat-Token": token})
+    assert r.status_code == 200 and r.get_json()["view"]["boards"][0]["cells"] == []
+    r = client.post(f"/api/games/{game}/redo", json={"seat": 0},
+                    headers={"X-Seat-Token": token})
+    assert r.get_json()["view"]["boards"][0]["cells"] != []
+    assert client.post(f"/api/games/{game}/undo", json={}).status_code == 403
+    r = client.post(f"/api/games/{game}/undo", json={"pin": PIN})
+    assert r.status_code == 200
+    r = client.post(f"/api/games/{game}/undo", json={"seat": 1},
+                    headers={"X-Seat-Token": token})
+    assert r.status_code == 403
+
+
+def test_nothing_to_undo_is_422(client, game):
+    r = client.post(f"/api/games/{game}/undo", json={"pin": PIN})
+    assert (r.status_code, r.get_json()["error"]) == (422, "action/nothing_to_undo")
+
+
+def test_cross_site_requests_may_not_change_games(client, game):
+    r = client.post(f"/api/games/{game}/actions", json={"action": ROLL},
+                    headers={"Origin": "http://evil.example"})
+    assert (r.status_code, r.get_json()["error"]) == (403, "auth/forbidden")
+    r = client.post(f"/api/games/{game}/actions", json={"action": ROLL},
+                    headers={"Sec-Fetch-Site": "cross-site"})
+    assert r.status_code == 403
+    r = client.post(f"/api/games/{game}/actions", json={"action": ROLL},
+                    headers={"Origin": "http://localhost"})
+    assert r.status_code == 200
+    assert client.get(f"/api/games/{game}").get_json()["seq"] == 1
+
+
+def test_export_json_and_csv(client, game):
+    act(client, game, ROLL)
+    data = json.loads(client.get(f"/api/games/{game}/export.json").data)
+    assert data["log"][0]["payload"]["values"] == [1, 2, 3, 3, 5]
+    assert data["scores"][0]["total"] == -30
+    text = client.get(f"/api/games/{game}/export.csv").data.decode()
+    assert text.splitlines()[0] == "seat,name,line,points"
+    assert "1,Player 1,total,-30" in text
+
+
+def test_a_finished_game_reports_scores_over_rounds(client, game):
+    t0, t1 = seat(client, game, 0), seat(client, game, 1, "Bob")
+    for rnd in range(2):
+        act(client, game, ROLL)
+        for s, tok in ((0, t0), (1, t1)):
+            act(client, game, {**MARK, "seat": s, "hex": [rnd, 0]}, tok)
+            act(client, game, {**MARK, "seat": s, "hex": [rnd, 1], "picks": [3, 4]}, tok)
+    act(client, game, {"type": "finish"}, pin=PIN)
+    g = client.get(f"/api/games/{game}").get_json()
+    assert [h["round"] for h in g["history"]] == [1, 2]
+    assert g["history"][-1]["totals"] == g["outcome"]["totals"]
+
+
+def test_pages_render(client, game):
+    for path in ("/", f"/table/{game}", f"/play/{game}"):
+        r = client.get(path)
+        assert r.status_code == 200 and b"<!doctype html>" in r.data
+    assert PIN.encode() in client.get(f"/table/{game}").data

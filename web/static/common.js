@@ -1,0 +1,139 @@
+// Shared by every page: the API, the live stream, tribes and the hex drawing.
+"use strict";
+
+const TC = (() => {
+  const TRIBES = ["scavengers", "builders", "scholars", "matriarchy", "healers", "scientists"];
+  // Tribes are told apart by a two-letter symbol as well as by colour.
+  const TRIBE = {
+    scavengers: { abbr: "Sv", colour: "#f2c431", name: "Scavengers" },
+    builders: { abbr: "Bu", colour: "#e0433f", name: "Builders" },
+    scholars: { abbr: "Sc", colour: "#3f73e0", name: "Scholars" },
+    matriarchy: { abbr: "Ma", colour: "#9a4fc4", name: "Matriarchy" },
+    healers: { abbr: "He", colour: "#3aa655", name: "Healers" },
+    scientists: { abbr: "Si", colour: "#f28c28", name: "Scientists" },
+  };
+
+  async function api(path, { method = "GET", body, token, pin } = {}) {
+    const headers = { "Content-Type": "application/json" };
+    if (token) headers["X-Seat-Token"] = token;
+    if (pin) headers["X-Host-Pin"] = pin;
+    const res = await fetch(path, { method, headers, body: body ? JSON.stringify(body) : undefined });
+    const data = await res.json().catch(() => ({ error: "network", message: res.statusText }));
+    if (!res.ok) { const e = new Error(data.message || res.statusText); e.code = data.error; throw e; }
+    return data;
+  }
+
+  // Live updates: call onState(game) now and after every change; reconnects by itself.
+  function live(gameId, onState, onLink) {
+    const refresh = async () => {
+      try { onState(await api(`/api/games/${gameId}`)); } catch (e) { onLink && onLink(false, e); }
+    };
+    const es = new EventSource(`/api/games/${gameId}/events`);
+    es.onopen = () => { onLink && onLink(true); refresh(); };
+    es.onmessage = (ev) => {
+      const m = JSON.parse(ev.data);
+      if (m.kind === "deleted") { location.href = "/"; return; }
+      refresh();
+    };
+    es.onerror = () => onLink && onLink(false);
+    refresh();
+    return es;
+  }
+
+  const el = (tag, attrs = {}, ...kids) => {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs)) {
+      if (k === "class") e.className = v;
+      else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+      else if (v !== null && v !== undefined && v !== false) e.setAttribute(k, v === true ? "" : v);
+    }
+    for (const k of kids.flat()) if (k !== null && k !== undefined) e.append(k);
+    return e;
+  };
+
+  const SVG = "http://www.w3.org/2000/svg";
+  const svg = (tag, attrs = {}, ...kids) => {
+    const e = document.createElementNS(SVG, tag);
+    for (const [k, v] of Object.entries(attrs)) {
+      if (k.startsWith("on")) e.addEventListener(k.slice(2), v); else e.setAttribute(k, v);
+    }
+    for (const k of kids.flat()) if (k) e.append(k);
+    return e;
+  };
+
+  // A die face: the tribe's colour dot and symbol, and the face value.
+  function die(value, faces, { selected = false, used = false, n = null, onclick = null, big = false } = {}) {
+    const tribe = faces && faces[value] ? faces[value].tribe : null;
+    const t = tribe ? TRIBE[tribe] : null;
+    // A die you can pick is a button; a die that is only shown is not (no greyed-out look).
+    const b = el(onclick ? "button" : "div", {
+      class: `die${selected ? " selected" : ""}${used ? " used" : ""}${big ? " big" : ""}`,
+      disabled: onclick ? used : false, onclick, role: onclick ? null : "img",
+      "aria-label": t ? `die ${n}: ${t.name}` : `die ${n}: ${value}`,
+    },
+      el("span", { class: "dot", style: `background:${t ? t.colour : "#fff"}` }),
+      el("span", { class: "abbr" }, t ? t.abbr : String(value)),
+      el("span", { class: "face" }, t ? t.name : ""));
+    return b;
+  }
+
+  // Pointy-top axial hexes; direction d points at angle -60*d degrees (screen, y down).
+  const SQ3 = Math.sqrt(3);
+  const center = (q, r, s) => [s * SQ3 * (q + r / 2), s * 1.5 * r];
+  const corner = (c, j, s) => {
+    const a = (Math.PI / 180) * (-60 * j - 30);
+    return [c[0] + s * Math.cos(a), c[1] + s * Math.sin(a)];
+  };
+  const pts = (list) => list.map((p) => p.map((v) => v.toFixed(1)).join(",")).join(" ");
+
+  function hexShapes(cell, c, s) {
+    // [tribe, polygon points, label position] for each placement of a marked cell
+    if (cell.large) return [[cell.large, [0, 1, 2, 3, 4, 5].map((j) => corner(c, j, s)), c]];
+    return [0, 1].map((half) => {
+      const k = cell.split + 3 * half;
+      const poly = [k - 1, k, k + 1, k + 2].map((j) => corner(c, j, s));
+      const lx = (poly[1][0] + poly[2][0] + c[0]) / 3, ly = (poly[1][1] + poly[2][1] + c[1]) / 3;
+      return [cell.halves[half], poly, [lx, ly]];
+    });
+  }
+
+  // Draw an island into an <svg>; onHex(q, r) on tap; marks: {"q,r": class}.
+  function drawIsland(root, island, cells, { size = 22, onHex = null, marks = {}, claimed = [], picked = new Set() } = {}) {
+    root.replaceChildren();
+    const claimedSet = new Set(claimed.flat().map((p) => p.join(",")));
+    const byHex = Object.fromEntries(cells.map((c) => [c.hex.join(","), c]));
+    let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+    for (const [q, r] of island) {
+      const [x, y] = center(q, r, size);
+      minX = Math.min(minX, x); maxX = Math.max(maxX, x); minY = Math.min(minY, y); maxY = Math.max(maxY, y);
+    }
+    const pad = size * 1.1;
+    root.setAttribute("viewBox", `${minX - pad} ${minY - pad} ${maxX - minX + 2 * pad} ${maxY - minY + 2 * pad}`);
+    for (const [q, r] of island) {
+      const c = center(q, r, size), key = `${q},${r}`;
+      const g = svg("g", { class: `hex ${marks[key] || ""}`, "data-hex": key });
+      if (onHex) g.addEventListener("click", (ev) => {
+        const half = ev.target.dataset && ev.target.dataset.half;
+        onHex(q, r, half === undefined ? 0 : Number(half));
+      });
+      g.append(svg("polygon", { class: "ground", points: pts([0, 1, 2, 3, 4, 5].map((j) => corner(c, j, size))) }));
+      const cell = byHex[key];
+      if (cell) {
+        hexShapes(cell, c, size).forEach(([tribe, poly, lp], half) => {
+          const t = TRIBE[tribe];
+          const ref = `${q},${r},${half}`;
+          const cls = `placement${claimedSet.has(ref) ? " claimed" : ""}${picked.has(ref) ? " picked" : ""}`;
+          g.append(svg("polygon", { class: cls, points: pts(poly), fill: t.colour, "data-half": half }));
+          const label = svg("text", { x: lp[0].toFixed(1), y: (lp[1] + size * 0.12).toFixed(1), class: "sym" });
+          label.textContent = t.abbr;
+          g.append(label);
+        });
+      }
+      root.append(g);
+    }
+  }
+
+  const seatName = (g, seat) => (g.seats[seat] && g.seats[seat].name) || `Player ${seat + 1}`;
+
+  return { TRIBES, TRIBE, api, live, el, svg, die, drawIsland, hexShapes, center, corner, pts, seatName };
+})();

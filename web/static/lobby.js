@@ -1,0 +1,42 @@
+"use strict";
+(() => {
+  const { api, el } = TC;
+  const $ = (id) => document.getElementById(id);
+  const players = $("players");
+  players.addEventListener("change", () => {
+    const solo = players.value === "1";
+    $("difficulty-box").hidden = !solo;
+  });
+
+  async function list() {
+    const games = await api("/api/games");
+    $("games").replaceChildren(...(games.length ? games.map((g) =>
+      el("li", {},
+        el("span", {}, el("b", { class: "code" }, g.game_id), ` ${g.players} player${g.players > 1 ? "s" : ""}`,
+          g.finished ? " — finished" : " — in play"),
+        el("span", { class: "row" },
+          el("a", { href: `/play/${g.game_id}` }, "phone"), " ",
+          el("a", { href: `/table/${g.game_id}` }, g.finished ? "results" : "resume")))) :
+      [el("li", { class: "muted" }, "No games yet.")]));
+  }
+
+  $("join").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const code = $("code").value.trim().toUpperCase();
+    if (code) location.href = `/play/${code}`;
+  });
+
+  $("start").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const n = Number(players.value);
+    const options = {};
+    if (n === 1) options.difficulty = $("difficulty").value;
+    const v = $("variant").value;
+    if (v === "none") options.camp_cards = false; else if (n > 1) options.variant = v;
+    try {
+      const g = await api("/api/games", { method: "POST", body: { game: $("game").value, players: n, options } });
+      location.href = `/table/${g.game_id}`;
+    } catch (err) { $("error").textContent = err.message; }
+  });
+  list();
+})();

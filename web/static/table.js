@@ -1,0 +1,77 @@
+"use strict";
+(() => {
+  const { api, live, el, die, TRIBES, TRIBE, seatName } = TC;
+  const main = document.querySelector("main");
+  const gameId = main.dataset.game, pin = main.dataset.pin;
+  const $ = (id) => document.getElementById(id);
+  let game = null;
+  const showError = (e) => { $("error").textContent = e ? e.message : ""; };
+  const act = (action, extra = {}) =>
+    api(`/api/games/${gameId}/actions`, { method: "POST", body: { action, ...extra } })
+      .then((g) => { showError(null); render(g); }).catch(showError);
+
+  $("join-url").textContent = `${main.dataset.joinBase || location.origin}/play/${gameId}`;
+  $("export-json").href = `/api/games/${gameId}/export.json`;
+  $("export-csv").href = `/api/games/${gameId}/export.csv`;
+  $("advance").addEventListener("click", () => act({ type: "advance" }));
+  $("finish").addEventListener("click", () => {
+    if (confirm("End the game now and score it as it stands?")) act({ type: "finish" }, { pin });
+  });
+
+  // Manual roll entry: one selector per die.
+  const selects = [0, 1, 2, 3, 4].map((i) => el("select", { "aria-label": `die ${i + 1}` },
+    TRIBES.map((t, v) => el("option", { value: v + 1 }, `${v + 1} ${TRIBE[t].name}`))));
+  $("entry-dice").append(...selects);
+  $("enter-roll").addEventListener("click", () => {
+    const values = selects.map((s) => Number(s.value));
+    const v = game && game.view;
+    const reroll = v && v.phase === "mark" && canReroll(v);
+    act(reroll ? { type: "reroll", values, source: "manual" } : { type: "dice_rolled", values, source: "manual" });
+  });
+
+  function canReroll(v) {
+    if (!v.roll || v.rerolled || v.boards.some((b) => b.marks > 0)) return false;
+    const counts = {};
+    v.roll.forEach((x) => { counts[x] = (counts[x] || 0) + 1; });
+    return Object.values(counts).some((n) => n >= 3);
+  }
+
+  const PHASE = {
+    roll: "Waiting for the roll", mark: "Players are marking their islands",
+    done: "Everyone has marked: press the button or roll for the next round", ended: "Game over",
+  };
+
+  function render(g) {
+    game = g;
+    const v = g.view;
+    $("title").textContent = g.title;
+    $("round").textContent = v.ended ? `Finished after round ${v.round}` : `Round ${v.round}`;
+    const status = $("status");
+    status.textContent = PHASE[v.phase] + (g.status !== "ready" ? ` — device: ${g.status}` : "");
+    status.className = `status grow${v.phase === "ended" ? "" : v.phase === "done" ? " attention" : ""}`;
+    $("roll").replaceChildren(...(v.roll ? v.roll.map((x, i) => die(x, g.faces, { n: i + 1, big: true })) : [el("p", { class: "muted" }, "No roll yet.")]));
+    const waiting = v.phase === "mark" ? v.boards.map((b, s) => [b, s]).filter(([b]) => b.marks < 2)
+      .map(([b, s]) => `${seatName(g, s)} (${b.marks} of 2)`) : [];
+    $("waiting").textContent = waiting.length ? `Waiting for: ${waiting.join(", ")}` : "";
+    $("advance").disabled = v.phase !== "done";
+    $("entry").hidden = v.phase === "ended" || (v.phase === "mark" && !canReroll(v));
+    $("entry-title").textContent = v.phase === "mark" ? "Reroll: enter all 5 dice after the reroll" : "Enter the roll by hand";
+    const needDeal = v.options.camp_cards && !v.table && !v.table_spent && !v.ended;
+    $("deal").hidden = !needDeal;
+    if (needDeal) {
+      const pts = { standard: [4, 5, 6], easy: [4, 5] }[v.options.variant] || [4, 5, 6];
+      $("deal-buttons").replaceChildren(...pts.map((p) => el("button", { onclick: () => act({ type: "deal_table_card", points: p }) }, `${p} points`)));
+    }
+    const ranked = v.scores.map((s, seat) => ({ seat, total: s.total })).sort((a, b) => b.total - a.total);
+    $("ranking").replaceChildren(...ranked.map((r) => el("li", {},
+      el("span", {}, seatName(g, r.seat), g.seats[r.seat].name ? "" : el("span", { class: "muted" }, " (open seat)")),
+      el("span", { class: "total" }, String(r.total)))));
+    $("finish").hidden = v.ended;
+    $("results").hidden = !v.ended;
+    if (v.ended) $("result-body").replaceChildren(...SCORESHEET.results(g));
+  }
+
+  live(gameId, render, (ok) => {
+    if (!ok) { const s = $("status"); s.textContent = "Connection to the device lost: reconnecting…"; s.className = "status grow error"; }
+  });
+})();
