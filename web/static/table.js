@@ -54,6 +54,7 @@
       .map(([b, s]) => `${seatName(g, s)} (${b.marks} of 2)`) : [];
     $("waiting").textContent = waiting.length ? `Waiting for: ${waiting.join(", ")}` : "";
     $("advance").disabled = v.phase !== "done";
+    $("advance").hidden = Boolean(v.ended);
     $("entry").hidden = v.phase === "ended" || (v.phase === "mark" && !canReroll(v));
     $("entry-title").textContent = v.phase === "mark" ? "Reroll: enter all 5 dice after the reroll" : "Enter the roll by hand";
     const needDeal = v.options.camp_cards && !v.table && !v.table_spent && !v.ended;

@@ -1,0 +1,110 @@
+"""Real Chromium: two phones and the table view play The First Island together."""
+
+import pytest
+
+from tests.browser.conftest import PHONE
+
+pytestmark = pytest.mark.browser
+
+
+def claim(page, server, name, seat_label):
+    page.goto(f"{server.url}/play/{server.game_id}")
+    page.fill("#name", name)
+    page.get_by_role("button", name=seat_label).click()
+    page.wait_for_selector("#play:not([hidden])")
+
+
+def ranking(page):
+    return page.locator("#ranking li").all_inner_texts()
+
+
+def test_two_phones_and_the_table_play_a_game(server, browser, shot):
+    table = browser.new_page(viewport={"width": 1024, "height": 768})
+    table.goto(f"{server.url}/table/{server.game_id}")
+    table.wait_for_selector("#status:has-text('Waiting for the roll')")
+    ann_ctx, bob_ctx = browser.new_context(**PHONE), browser.new_context(**PHONE)
+    ann, bob = ann_ctx.new_page(), bob_ctx.new_page()
+    ann.goto(server.url + "/")
+    shot(ann, "phone-lobby")
+
+    claim(ann, server, "Ann", "Seat 1 — free")
+    bob.goto(f"{server.url}/play/{server.game_id}")
+    bob.wait_for_selector("#claim:not([hidden])")
+    shot(bob, "phone-claim-seat")
+    claim(bob, server, "Bob", "Seat 2 — free")
+    table.wait_for_function("document.querySelector('#ranking').innerText.includes('Bob')")
+
+    # The roll is entered at the table and arrives live on both phones.
+    for i, v in enumerate([1, 2, 3, 3, 5]):
+        table.locator("#entry-dice select").nth(i).select_option(str(v))
+    table.click("#enter-roll")
+    for phone in (ann, bob):
+        phone.wait_for_selector("#dice .die >> nth=4")
+        assert phone.locator("#status").inner_text() == "Your move: mark hex 1 of 2"
+    assert ann.locator("#dice").inner_text().split() == [
+        "Sv", "SCAVENGERS", "Bu", "BUILDERS", "Sc", "SCHOLARS", "Sc", "SCHOLARS", "He", "HEALERS"]
+
+    # Ann splits hex (0,0) between Scavengers and Builders.
+    ann.get_by_role("button", name="die 1: Scavengers").click()
+    ann.get_by_role("button", name="die 2: Builders").click()
+    ann.locator('g.hex[data-hex="0,0"]').click()
+    shot(ann, "phone-choose-split")
+    ann.get_by_role("button", name="split 0 scavengers / builders").click()
+    ann.wait_for_selector("#status:has-text('mark hex 2 of 2')")
+    assert ann.locator('g.hex[data-hex="0,0"] polygon.placement').count() == 2
+
+    # Bob marks a large Scholars hex from the two Scholar dice.
+    bob.get_by_role("button", name="die 3: Scholars").click()
+    bob.get_by_role("button", name="die 4: Scholars").click()
+    bob.locator('g.hex[data-hex="1,0"]').click()
+    bob.get_by_role("button", name="Mark (1,0) all Scholars").click()
+    bob.wait_for_selector("#status:has-text('mark hex 2 of 2')")
+    shot(bob, "phone-marked")
+
+    # Scores update on every page: two strays cost Ann 2, one stray costs Bob 1.
+    table.wait_for_function(
+        "document.querySelector('#ranking').innerText.includes('-31')"
+        " && document.querySelector('#ranking').innerText.includes('-32')")
+    assert ranking(table) == ["Bob\n-31", "Ann\n-32"]
+    ann.wait_for_selector("#score b:has-text('-32')")
+    shot(table, "table-live")
+
+    # Ann takes her mark back; the table follows.
+    ann.get_by_role("button", name="Undo my last action").click()
+    ann.wait_for_selector("#status:has-text('mark hex 1 of 2')")
+    table.wait_for_function("document.querySelector('#ranking').innerText.includes('-30')")
+    assert ann.locator('g.hex[data-hex="0,0"] polygon.placement').count() == 0
+
+    # A reload keeps the seat and the board.
+    bob.reload()
+    bob.wait_for_selector("#play:not([hidden])")
+    assert bob.locator("#who").inner_text() == "Bob"
+    assert bob.locator('g.hex[data-hex="1,0"] polygon.placement').count() == 1
+
+    # The host ends the game from the table (a confirm dialog); everyone sees the result.
+    table.once("dialog", lambda d: d.accept())
+    table.click("#finish")
+    table.wait_for_selector("#results:not([hidden])")
+    # After her undo Ann has no strays (-30); Bob kept his (-31).
+    assert "Ann wins with -30 points" in table.locator("#results").inner_text()
+    bob.wait_for_selector("#status:has-text('Game over')")
+    shot(table, "table-end")
+    shot(bob, "phone-end")
+    ann_ctx.close()
+    bob_ctx.close()
+    table.close()
+
+
+def test_a_phone_cannot_act_for_another_seat(server, browser):
+    ctx = browser.new_context(**PHONE)
+    page = ctx.new_page()
+    claim(page, server, "Ann", "Seat 1 — free")
+    result = page.evaluate(
+        """async (id) => {
+            const r = await fetch(`/api/games/${id}/actions`, {method: "POST",
+              headers: {"Content-Type": "application/json"},
+              body: JSON.stringify({action: {type: "skip_camp_card", seat: 1}})});
+            return [r.status, (await r.json()).error];
+        }""", server.game_id)
+    assert result == [403, "auth/seat"]
+    ctx.close()
