@@ -30,6 +30,7 @@ test: $(STAMP) $(CHROMIUM) lint
 
 bench: $(STAMP)
 	$(BIN)/python -m companion bench engine
+	$(BIN)/python -m companion bench web
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info

@@ -85,4 +85,8 @@ def bench_engine(repeat: int) -> dict:
 def run(what: str, args) -> int:
     if what == "engine":
         print(json.dumps(bench_engine(args.repeat), indent=2))
+    elif what == "web":
+        from companion.bench_web import bench_web
+
+        print(json.dumps(bench_web(args.clients, args.actions), indent=2))
     return 0

@@ -52,7 +52,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     cfg = args.cfg
     data_dir = Path(args.data_dir or cfg.storage.data_dir).expanduser()
     database = data_dir / ("demo.db" if args.demo else "games.db")
-    serve(args.host or cfg.web.host, args.port or cfg.web.port, database, demo=args.demo)
+    serve(args.host or cfg.web.host, args.port or cfg.web.port, database, demo=args.demo,
+          mdns=cfg.web.mdns and not args.no_mdns)
     return 0
 
 
@@ -81,11 +82,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--host", help="address to listen on (default from config: 0.0.0.0)")
     p.add_argument("--port", type=int, help="port (default from config: 8000)")
     p.add_argument("--data-dir", help="where the games database lives (default from config)")
+    p.add_argument("--no-mdns", action="store_true", help="do not advertise over mDNS")
     p.set_defaults(func=_cmd_serve)
 
-    p = sub.add_parser("bench", help="measure speed (engine)")
-    p.add_argument("what", choices=["engine"], help="what to measure")
-    p.add_argument("--repeat", type=int, default=2000, help="timed repetitions")
+    p = sub.add_parser("bench", help="measure speed (engine, web)")
+    p.add_argument("what", choices=["engine", "web"], help="what to measure")
+    p.add_argument("--repeat", type=int, default=2000, help="engine: timed repetitions")
+    p.add_argument("--clients", type=int, default=12, help="web: live pages connected")
+    p.add_argument("--actions", type=int, default=200, help="web: actions sent")
     p.set_defaults(func=_cmd_bench, needs_config=False)
     return parser
 

@@ -41,6 +41,7 @@ class StorageConfig:
 class WebConfig:
     host: str = "0.0.0.0"  # listen on the LAN so phones can reach the device
     port: int = 8000
+    mdns: bool = True  # advertise as an _http._tcp service over mDNS/zeroconf
 
 
 @dataclass(frozen=True)

@@ -46,9 +46,18 @@ def ensure_demo_game(store: EventStore) -> str:
     return Session.create(store, "first-island", 2, {"variant": "easy"}).game_id
 
 
-def serve(host: str, port: int, database: Path, *, demo: bool = False) -> None:
+def print_qr(url: str) -> None:
+    """The join link as a QR code in the terminal (phones scan it off the screen)."""
+    import segno
+
+    segno.make(url, error="m").terminal(compact=True, border=2)
+
+
+def serve(host: str, port: int, database: Path, *, demo: bool = False,
+          mdns: bool = True) -> None:
     from waitress import serve as waitress_serve
 
+    from companion.mdns import advertise
     from companion.web import create_app
 
     store = EventStore(database)
@@ -56,11 +65,21 @@ def serve(host: str, port: int, database: Path, *, demo: bool = False) -> None:
     # Phones often cannot resolve .local names: the join link carries the IP address.
     app = create_app({"DATABASE": str(database), "DEMO": demo,
                       "JOIN_BASE": urls[0].rstrip("/")}, store=store)
+    join = urls[0]
     if demo:
         game_id = ensure_demo_game(store)
         urls = [f"{u}table/{game_id}" for u in urls]
+        join = f"{join}play/{game_id}"
     print(f"Table Companion is serving on {host}:{port} (games in {database})")
     for u in urls:
         print(f"  open {u}")
-    print(f"  host PIN: {app.config['HOST_PIN']}")
-    waitress_serve(app, host=host, port=port, threads=THREADS, ident="companion")
+    print(f"  phones: scan this or open {join}")
+    print_qr(join)
+    print(f"  host PIN: {app.config['HOST_PIN']}", flush=True)
+    ips = [u.split("//")[1].split(":")[0] for u in urls]
+    withdraw = advertise(port, [ip for ip in ips if not ip.startswith("127.")] or ips) \
+        if mdns else (lambda: None)
+    try:
+        waitress_serve(app, host=host, port=port, threads=THREADS, ident="companion")
+    finally:
+        withdraw()

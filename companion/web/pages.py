@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, render_template
+import segno
+from flask import Blueprint, current_app, render_template, request
+from markupsafe import Markup
 
 from companion.web.api import hub
 
@@ -17,8 +19,11 @@ def lobby():
 @bp.get("/table/<game_id>")
 def table(game_id: str):
     hub().session(game_id)
+    base = current_app.config.get("JOIN_BASE") or request.host_url.rstrip("/")
+    join = f"{base}/play/{game_id}"
+    qr = Markup(segno.make(join, error="m").svg_inline(scale=5, dark="#1d232b"))
     return render_template("table.html", game_id=game_id, pin=current_app.config["HOST_PIN"],
-                           join_base=current_app.config.get("JOIN_BASE", ""))
+                           join_url=join, qr=qr)
 
 
 @bp.get("/play/<game_id>")

@@ -39,7 +39,7 @@ def server(tmp_path):
     (tmp_path / "none.toml").write_text("")
     proc = subprocess.Popen(
         [sys.executable, "-m", "companion", "serve", "--demo", "--host", "127.0.0.1",
-         "--port", str(port), "--data-dir", str(tmp_path / "data")],
+         "--port", str(port), "--data-dir", str(tmp_path / "data"), "--no-mdns"],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
     )
     lines, pin, game_id = [], None, None

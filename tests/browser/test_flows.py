@@ -108,3 +108,26 @@ def test_a_phone_cannot_act_for_another_seat(server, browser):
         }""", server.game_id)
     assert result == [403, "auth/seat"]
     ctx.close()
+
+
+def test_a_phone_page_stays_under_150_kb(server, browser):
+    """Everything the phone loads comes from the device, and it all weighs under 150 KB."""
+    ctx = browser.new_context(**PHONE)
+    page = ctx.new_page()
+    sizes, hosts = {}, set()
+
+    def seen(response):
+        hosts.add(response.url.split("/")[2])
+        if "/events" not in response.url:  # the live stream never ends
+            sizes[response.url] = len(response.body())
+
+    page.on("response", seen)
+    claim(page, server, "Ann", "Seat 1 — free")
+    page.wait_for_load_state("networkidle")
+    page.reload()
+    page.wait_for_selector("#play:not([hidden])")
+    total = sum(sizes.values())
+    print(f"phone page: {total} bytes in {len(sizes)} responses")
+    assert hosts == {server.url.split("/")[2]}  # no CDN, no external fonts
+    assert total < 150_000
+    ctx.close()

@@ -197,3 +197,9 @@ def test_pages_render(client, game):
         r = client.get(path)
         assert r.status_code == 200 and b"<!doctype html>" in r.data
     assert PIN.encode() in client.get(f"/table/{game}").data
+
+
+def test_the_table_page_carries_a_qr_code_of_the_join_link(client, game):
+    page = client.get(f"/table/{game}").data.decode()
+    assert f"http://localhost/play/{game}" in page
+    assert "<svg" in page and f'aria-label="QR code for http://localhost/play/{game}"' in page

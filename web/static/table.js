@@ -10,7 +10,6 @@
     api(`/api/games/${gameId}/actions`, { method: "POST", body: { action, ...extra } })
       .then((g) => { showError(null); render(g); }).catch(showError);
 
-  $("join-url").textContent = `${main.dataset.joinBase || location.origin}/play/${gameId}`;
   $("export-json").href = `/api/games/${gameId}/export.json`;
   $("export-csv").href = `/api/games/${gameId}/export.csv`;
   $("advance").addEventListener("click", () => act({ type: "advance" }));

@@ -1,0 +1,103 @@
+"""``companion bench web``: delivery latency of live updates to many open pages.
+
+A real waitress server in this process, N clients each holding the Server-Sent
+Events stream open, and a stream of actions (a roll, then the host's undo, again
+and again). The latency is from just before an action is sent until each client
+has read its update.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import logging
+import statistics
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from companion.engine.store import EventStore
+from companion.web import create_app
+
+PIN = "0000"
+
+
+def _post(port: int, path: str, body: dict) -> dict:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    conn.request("POST", path, json.dumps(body), {"Content-Type": "application/json",
+                                                  "X-Host-Pin": PIN})
+    resp = conn.getresponse()
+    data = json.loads(resp.read())
+    conn.close()
+    if resp.status >= 400:
+        raise RuntimeError(f"{path}: {resp.status} {data}")
+    return data
+
+
+def _client(port: int, game_id: str, got: dict[int, list[float]], ready: threading.Event,
+            lock: threading.Lock) -> None:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    conn.request("GET", f"/api/games/{game_id}/events")
+    resp = conn.getresponse()
+    ready.set()
+    try:
+        while True:
+            line = resp.fp.readline()
+            if not line:
+                return
+            if line.startswith(b"data: "):
+                now = time.perf_counter()
+                seq = json.loads(line[6:])["seq"]
+                with lock:
+                    got.setdefault(seq, []).append(now)
+    except OSError:
+        return
+
+
+def bench_web(clients: int = 12, actions: int = 100) -> dict:
+    from waitress.server import create_server
+
+    with tempfile.TemporaryDirectory() as tmp:
+        store = EventStore(Path(tmp) / "bench.db")
+        app = create_app({"HOST_PIN": PIN}, store=store)
+        server = create_server(app, host="127.0.0.1", port=0, threads=clients + 8)
+        threading.Thread(target=server.run, daemon=True).start()
+        port = server.effective_port
+        game_id = _post(port, "/api/games", {"game": "first-island", "players": 2})["game_id"]
+        got: dict[int, list[float]] = {}
+        lock = threading.Lock()
+        for _ in range(clients):
+            ready = threading.Event()
+            threading.Thread(target=_client, args=(port, game_id, got, ready, lock),
+                             daemon=True).start()
+            ready.wait(10)
+        time.sleep(0.2)
+        latencies: list[float] = []
+        missing = 0
+        for i in range(actions):
+            sent = time.perf_counter()
+            if i % 2 == 0:
+                seq = _post(port, f"/api/games/{game_id}/actions", {"action": {
+                    "type": "dice_rolled", "values": [1 + i % 6, 2, 3, 4, 5]}})["seq"]
+            else:
+                seq = _post(port, f"/api/games/{game_id}/undo", {})["seq"]
+            deadline = time.perf_counter() + 5
+            while time.perf_counter() < deadline:
+                with lock:
+                    if len(got.get(seq, ())) >= clients:
+                        break
+                time.sleep(0.0005)
+            with lock:
+                arrivals = list(got.get(seq, ()))
+            missing += clients - len(arrivals)
+            latencies.extend((t - sent) * 1000 for t in arrivals)
+        # Open streams are still being written to as the server stops: keep the noise out.
+        logging.getLogger("waitress").setLevel(logging.CRITICAL)
+        server.close()
+        store.close()
+    q = statistics.quantiles(latencies, n=20)
+    return {"clients": clients, "actions": actions, "deliveries": len(latencies),
+            "missing": missing, "latency_ms_p50": round(statistics.median(latencies), 2),
+            "latency_ms_p95": round(q[18], 2), "latency_ms_max": round(max(latencies), 2),
+            "target_ms": 200}
