@@ -41,12 +41,6 @@ def _board(state: State, seat: Any) -> PlayerBoard:
     return state.boards[seat]
 
 
-def _with_board(state: State, seat: int, board: PlayerBoard) -> State:
-    boards = list(state.boards)
-    boards[seat] = board
-    return replace(state, boards=tuple(boards))
-
-
 def _parse_camp(camp: Any) -> tuple[tuple[int, int, int], ...]:
     ok = isinstance(camp, tuple) and camp and all(
         isinstance(p, tuple) and len(p) == 3 and all(isinstance(c, int) for c in p)
@@ -127,7 +121,7 @@ def score_camp_card(state: State, action: ScoreCampCard) -> State:
         hand = deck_card(rules.replacement_deck(card.deck))
     board = replace(board, claimed=(*board.claimed, camp),
                     scored_cards=(*board.scored_cards, card), hand=hand)
-    state = _with_board(state, action.seat, board)
+    state = state.with_board(action.seat, board)
     if action.card == "table":
         state = replace(state, table_scored_by=state.table_scored_by | {action.seat})
     if not state.solo and len(board.scored_cards) >= 3:
@@ -142,8 +136,8 @@ def skip_camp_card(state: State, action: SkipCampCard) -> State:
         raise IllegalAction(f"seat {action.seat + 1} has no camp card in hand",
                             code="cards/no_card")
     rules = card_rules(state.options.card_variant)
-    return _with_board(state, action.seat,
-                       replace(board, hand=deck_card(rules.replacement_deck(board.hand.deck))))
+    return state.with_board(
+        action.seat, replace(board, hand=deck_card(rules.replacement_deck(board.hand.deck))))
 
 
 def deal_table_card(state: State, action: DealTableCard) -> State:

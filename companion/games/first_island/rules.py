@@ -115,12 +115,6 @@ def _not_ended(state: State) -> None:
         raise IllegalAction(f"the game is over ({state.ended})", code="action/game_over")
 
 
-def _set_board(state: State, seat: int, board: PlayerBoard) -> State:
-    boards = list(state.boards)
-    boards[seat] = board
-    return replace(state, boards=tuple(boards))
-
-
 def _clear_turn(state: State) -> State:
     """Forget the previous turn's picks (die use, marks, override box of the turn)."""
     boards = tuple(
@@ -300,7 +294,7 @@ def _mark(state: State, action: Mark) -> State:
         marks=board.marks + 1,
         override_this_turn=board.override_this_turn or bool(overrides),
     )
-    return _check_end_of_turn(_set_board(state, action.seat, board))
+    return _check_end_of_turn(state.with_board(action.seat, board))
 
 
 def _advance(state: State, action: Advance) -> State:

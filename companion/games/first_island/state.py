@@ -7,7 +7,7 @@ Dicts inside frozen dataclasses are never mutated; ``apply`` copies them.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import ClassVar
 
 from companion.games.first_island.hexgrid import Hex, Island
@@ -62,6 +62,12 @@ class State:
     table_scored_by: frozenset[int] = frozenset()
     table_spent: bool = False  # the single S card was scored and is gone
     ended: str | None = None  # why the game ended, once it has
+
+    def with_board(self, seat: int, board: PlayerBoard) -> State:
+        """This state with seat's board replaced."""
+        boards = list(self.boards)
+        boards[seat] = board
+        return replace(self, boards=tuple(boards))
 
     @property
     def solo(self) -> bool:
