@@ -1,0 +1,1 @@
+"""Reading dice from the camera: camera sources, finding dice, classifying faces, settling."""

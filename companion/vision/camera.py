@@ -1,0 +1,247 @@
+"""Cameras: one small interface, three sources, and a supervisor that never gives up.
+
+- ``ReplayCamera``: a folder of images (sorted by name) or a video file, replayed
+  at a chosen frame rate (tests, the demo).
+- ``CaptureCamera``: any OpenCV VideoCapture device or file (a USB webcam).
+- ``PiCamera``: the Raspberry Pi camera through picamera2, imported only when
+  used (it comes from Raspberry Pi OS's apt and is never required elsewhere). It
+  reads a low-resolution YUV420 analysis stream beside the full-size one.
+
+``open_camera(spec)`` picks one from a string: ``replay:DIR[@FPS]``,
+``video:FILE``, ``usb:N``, ``pi``. ``CameraSupervisor`` wraps any of them:
+when the camera is missing, busy or unplugged it reports why and keeps retrying,
+so the service runs on (and dice can still be entered by hand).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Protocol
+
+import cv2
+import numpy as np
+
+from companion.errors import CompanionError
+
+log = logging.getLogger(__name__)
+IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp"}
+
+
+class CameraError(CompanionError, OSError):
+    """The camera cannot give frames; the message says why and what to do."""
+
+    code = "camera/failed"
+
+
+BUSY_SIGNS = ("Device or resource busy", "Pipeline handler in use by another process")
+
+
+def explain(exc: BaseException, what: str) -> CameraError:
+    """A CameraError with a code and advice for a low-level camera failure."""
+    text = str(exc)
+    if any(sign in text for sign in BUSY_SIGNS):
+        return CameraError(f"{what} is busy: another program is using it ({text}). Stop it "
+                           "(for example an old companion or libcamera-hello) and the "
+                           "device will pick the camera up again.", code="camera/busy")
+    return CameraError(f"{what} is not available ({text}). Check that it is plugged in "
+                       "and enabled; the device keeps retrying.", code="camera/missing")
+
+
+class Camera(Protocol):
+    name: str
+
+    def read(self) -> np.ndarray:
+        """The next frame as a BGR array; raises CameraError when none can be had."""
+
+    def close(self) -> None: ...
+
+
+class ReplayCamera:
+    """Frames from a folder of images or a video file, paced at ``fps`` (0: as fast as read)."""
+
+    def __init__(self, source: str | Path, fps: float = 10.0, loop: bool = True):
+        self.path = Path(source)
+        self.name = f"replay:{self.path}"
+        self.fps, self.loop = fps, loop
+        self._next = 0.0
+        self._index = 0
+        self._video: cv2.VideoCapture | None = None
+        if self.path.is_dir():
+            self.files = sorted(p for p in self.path.iterdir()
+                                if p.suffix.lower() in IMAGE_SUFFIXES)
+            if not self.files:
+                kinds = ", ".join(sorted(IMAGE_SUFFIXES))
+                raise CameraError(f"{self.path} holds no images ({kinds})",
+                                  code="camera/missing")
+        elif self.path.is_file():
+            self.files = []
+            self._video = cv2.VideoCapture(str(self.path))
+            if not self._video.isOpened():
+                raise CameraError(f"cannot open the video {self.path}", code="camera/missing")
+        else:
+            raise CameraError(f"no folder or video at {self.path}", code="camera/missing")
+
+    def _pace(self) -> None:
+        if self.fps > 0:
+            now = time.monotonic()
+            if now < self._next:
+                time.sleep(self._next - now)
+            self._next = max(now, self._next) + 1.0 / self.fps
+
+    def read(self) -> np.ndarray:
+        self._pace()
+        if self._video is not None:
+            ok, frame = self._video.read()
+            if not ok and self.loop:
+                self._video.set(cv2.CAP_PROP_POS_FRAMES, 0)
+                ok, frame = self._video.read()
+            if not ok:
+                raise CameraError(f"the video {self.path} has ended", code="camera/ended")
+            return frame
+        if self._index >= len(self.files):
+            if not self.loop:
+                raise CameraError(f"the replay of {self.path} has ended", code="camera/ended")
+            self._index = 0
+        path = self.files[self._index]
+        self._index += 1
+        frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if frame is None:  # deleted or unreadable mid-replay: like a camera unplugged
+            raise CameraError(f"frame {path} could not be read", code="camera/missing")
+        return frame
+
+    def close(self) -> None:
+        if self._video is not None:
+            self._video.release()
+
+
+class CaptureCamera:
+    """An OpenCV VideoCapture: a device number (USB webcam) or a file/stream path."""
+
+    def __init__(self, source: int | str):
+        self.name = f"usb:{source}" if isinstance(source, int) else f"video:{source}"
+        self._cap = cv2.VideoCapture(source)
+        if not self._cap.isOpened():
+            self._cap.release()
+            raise CameraError(f"no camera at {source!r}: is it plugged in, and not used by "
+                              "another program?", code="camera/missing")
+
+    def read(self) -> np.ndarray:
+        ok, frame = self._cap.read()
+        if not ok or frame is None:
+            raise CameraError(f"{self.name} stopped giving frames (unplugged?)",
+                              code="camera/missing")
+        return frame
+
+    def close(self) -> None:
+        self._cap.release()
+
+
+class PiCamera:
+    """The Pi camera via picamera2: a full-size main stream and a 640x480 YUV420 lores stream."""
+
+    def __init__(self, analysis_size: tuple[int, int] = (640, 480)):
+        self.name = "pi"
+        try:
+            from picamera2 import Picamera2  # Raspberry Pi OS: apt install python3-picamera2
+        except ImportError as exc:
+            raise CameraError("picamera2 is not installed: on Raspberry Pi OS run "
+                              "`sudo apt install python3-picamera2` (the venv needs "
+                              "--system-site-packages)", code="camera/missing") from exc
+        self.size = analysis_size
+        try:
+            self._cam = Picamera2()
+            config = self._cam.create_video_configuration(
+                lores={"size": analysis_size, "format": "YUV420"})
+            self._cam.configure(config)
+            self._cam.start()
+        except Exception as exc:  # libcamera raises RuntimeError/IndexError variously
+            raise explain(exc, "the Pi camera") from exc
+
+    def read(self) -> np.ndarray:
+        try:
+            yuv = self._cam.capture_array("lores")  # planar I420, height * 3/2 rows
+        except Exception as exc:
+            raise explain(exc, "the Pi camera") from exc
+        return cv2.cvtColor(yuv, cv2.COLOR_YUV2BGR_I420)
+
+    def close(self) -> None:
+        try:
+            self._cam.stop()
+            self._cam.close()
+        except Exception:  # already gone with the cable
+            log.debug("closing the Pi camera failed", exc_info=True)
+
+
+def open_camera(spec: str) -> Camera:
+    """A camera from its spec: replay:DIR[@FPS], video:FILE, usb:N or pi."""
+    kind, _, rest = spec.partition(":")
+    if kind == "replay" and rest:
+        path, _, fps = rest.partition("@")
+        try:
+            return ReplayCamera(path, float(fps) if fps else 10.0)
+        except ValueError:
+            raise CameraError(f"replay frame rate must be a number, not {fps!r}",
+                              code="camera/spec") from None
+    if kind == "video" and rest:
+        return CaptureCamera(rest)
+    if kind == "usb":
+        try:
+            return CaptureCamera(int(rest or 0))
+        except ValueError:
+            raise CameraError(f"usb camera must be a number like usb:0, not {spec!r}",
+                              code="camera/spec") from None
+    if kind == "pi":
+        return PiCamera()
+    raise CameraError(f"unknown camera {spec!r}; use replay:DIR[@FPS], video:FILE, usb:N or pi",
+                      code="camera/spec")
+
+
+class CameraSupervisor:
+    """Keeps a camera open: ``read()`` gives a frame, or None while it is lost.
+
+    ``status`` is "ok" or the error code; ``problem`` the message for the pages.
+    Re-opening is tried at most every ``retry_every`` seconds.
+    """
+
+    def __init__(self, opener: Callable[[], Camera], retry_every: float = 2.0,
+                 clock: Callable[[], float] = time.monotonic):
+        self._open, self.retry_every, self._clock = opener, retry_every, clock
+        self.camera: Camera | None = None
+        self.status, self.problem = "starting", ""
+        self._last_try = -float("inf")
+
+    def read(self) -> np.ndarray | None:
+        if self.camera is None:
+            if self._clock() - self._last_try < self.retry_every:
+                return None
+            self._last_try = self._clock()
+            try:
+                self.camera = self._open()
+            except CameraError as exc:
+                self._lost(exc)
+                return None
+        try:
+            frame = self.camera.read()
+        except CameraError as exc:
+            self.camera.close()
+            self.camera = None
+            self._last_try = self._clock()
+            self._lost(exc)
+            return None
+        if self.status != "ok":
+            log.info("camera %s is giving frames", self.camera.name)
+        self.status, self.problem = "ok", ""
+        return frame
+
+    def _lost(self, exc: CameraError) -> None:
+        if (self.status, self.problem) != (exc.code, exc.message):
+            log.warning("camera: %s", exc.message)
+        self.status, self.problem = exc.code, exc.message
+
+    def close(self) -> None:
+        if self.camera is not None:
+            self.camera.close()
+            self.camera = None

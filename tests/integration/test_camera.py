@@ -1,0 +1,120 @@
+"""Camera sources and the supervisor: replay, video, faults (missing, busy, unplugged)."""
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.vision.camera import (
+    CameraError,
+    CameraSupervisor,
+    CaptureCamera,
+    PiCamera,
+    ReplayCamera,
+    explain,
+    open_camera,
+)
+
+
+def frames(folder, n=3):
+    folder.mkdir(exist_ok=True)
+    for i in range(n):
+        img = np.full((48, 64, 3), 40 * (i + 1), np.uint8)
+        cv2.imwrite(str(folder / f"frame_{i:03d}.png"), img)
+    return folder
+
+
+def test_replay_reads_a_folder_in_name_order_and_loops(tmp_path):
+    cam = open_camera(f"replay:{frames(tmp_path / 'f')}@0")
+    seen = [int(cam.read()[0, 0, 0]) for _ in range(4)]
+    assert seen == [40, 80, 120, 40]
+    assert cam.read().shape == (48, 64, 3)
+
+
+def test_replay_without_loop_ends_with_a_clear_error(tmp_path):
+    cam = ReplayCamera(frames(tmp_path / "f", 1), fps=0, loop=False)
+    cam.read()
+    with pytest.raises(CameraError, match="has ended"):
+        cam.read()
+
+
+def test_replay_of_a_video_file(tmp_path):
+    path = tmp_path / "roll.avi"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10, (64, 48))
+    for i in range(5):
+        writer.write(np.full((48, 64, 3), 50 * i, np.uint8))
+    writer.release()
+    cam = open_camera(f"replay:{path}@0")
+    assert [cam.read().shape for _ in range(7)] == [(48, 64, 3)] * 7  # loops past the end
+    cam.close()
+
+
+@pytest.mark.parametrize("spec, code, text", [
+    ("replay:/nonexistent/frames", "camera/missing", "no folder or video at"),
+    ("replay:/tmp@fast", "camera/spec", "frame rate must be a number"),
+    ("usb:x", "camera/spec", "usb:0"),
+    ("webcam", "camera/spec", "unknown camera 'webcam'"),
+])
+def test_bad_specs_are_named(spec, code, text):
+    with pytest.raises(CameraError) as info:
+        open_camera(spec)
+    assert info.value.code == code and text in info.value.message
+
+
+def test_an_empty_folder_is_refused(tmp_path):
+    with pytest.raises(CameraError, match="holds no images"):
+        ReplayCamera(tmp_path)
+
+
+def test_a_missing_usb_camera_says_so():
+    with pytest.raises(CameraError, match="is it plugged in") as info:
+        CaptureCamera("/dev/video-that-does-not-exist")
+    assert info.value.code == "camera/missing"
+
+
+def test_the_pi_camera_without_picamera2_names_the_package():
+    with pytest.raises(CameraError, match="apt install python3-picamera2"):
+        PiCamera()
+
+
+@pytest.mark.parametrize("message, code", [
+    ("Failed to acquire camera: Device or resource busy", "camera/busy"),
+    ("Pipeline handler in use by another process", "camera/busy"),
+    ("list index out of range", "camera/missing"),
+])
+def test_libcamera_failures_are_explained(message, code):
+    err = explain(RuntimeError(message), "the Pi camera")
+    assert err.code == code
+    assert message in err.message
+
+
+class Clock:
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self):
+        return self.now
+
+
+def test_the_supervisor_survives_an_unplugged_camera_and_picks_it_up_again(tmp_path):
+    folder = frames(tmp_path / "f")
+    clock = Clock()
+    sup = CameraSupervisor(lambda: ReplayCamera(folder, fps=0), retry_every=2, clock=clock)
+    assert sup.read() is not None and sup.status == "ok"
+    moved = tmp_path / "away"
+    folder.rename(moved)  # unplugged mid-stream
+    assert sup.read() is None
+    assert sup.status == "camera/missing" and "could not be read" in sup.problem
+    clock.now += 1
+    assert sup.read() is None  # too soon to retry
+    clock.now += 2
+    assert sup.read() is None and "no folder or video" in sup.problem  # still gone
+    moved.rename(folder)  # plugged back in
+    clock.now += 2
+    assert sup.read() is not None and (sup.status, sup.problem) == ("ok", "")
+    sup.close()
+
+
+def test_the_supervisor_starts_without_a_camera(tmp_path):
+    clock = Clock()
+    sup = CameraSupervisor(lambda: open_camera(f"replay:{tmp_path / 'none'}"), clock=clock)
+    assert sup.read() is None and sup.status == "camera/missing"
