@@ -15,8 +15,6 @@ from pathlib import Path
 from companion import __version__
 from companion.errors import CompanionError, StorageError
 
-log = logging.getLogger("companion")
-
 
 def _cmd_score(args: argparse.Namespace) -> int:
     from companion.engine.game import get_game

@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 import fcntl
-import logging
 import socket
 import struct
 from pathlib import Path
 
 from companion.engine.store import EventStore
-
-log = logging.getLogger(__name__)
 
 # One thread per open page (live updates hold a connection each): 12 phones, a
 # table view, and room for requests while they are all connected.

@@ -72,7 +72,3 @@ class Hub:
         finally:
             with self._lock:
                 self._listeners[game_id].remove(q)
-
-    def listener_count(self, game_id: str) -> int:
-        with self._lock:
-            return len(self._listeners.get(game_id, ()))

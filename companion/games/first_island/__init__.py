@@ -10,7 +10,7 @@ import itertools
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from companion.engine.game import DiceRolled, DiceSpec, Outcome, register
+from companion.engine.game import DiceSpec, Outcome, register
 from companion.games.first_island import rules
 from companion.games.first_island.boardfile import board_to_json
 from companion.games.first_island.hexgrid import Island
@@ -244,4 +244,4 @@ def _board_from_json(d: Mapping) -> PlayerBoard:
 
 GAME = register(FirstIsland())
 
-__all__ = ["GAME", "DiceRolled", "FirstIsland"]
+__all__ = ["GAME", "FirstIsland"]
