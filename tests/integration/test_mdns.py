@@ -24,7 +24,7 @@ def _advertise_and_find():
     withdraw = advertise(8123, ["127.0.0.1"], name="Companion test", interfaces=["127.0.0.1"])
     other = Zeroconf(interfaces=["127.0.0.1"], ip_version=IPVersion.V4Only)
     try:
-        info = other.get_service_info(SERVICE, f"Companion test.{SERVICE}", timeout=3000)
+        info = other.get_service_info(SERVICE, f"Companion test.{SERVICE}", timeout=10000)
         assert info is not None
         assert (info.port, info.parsed_addresses()) == (8123, ["127.0.0.1"])
         assert info.properties[b"path"] == b"/"
