@@ -9,7 +9,7 @@ is ever rewritten, and the state is always ``replay(log)``.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from companion.engine.game import (
@@ -58,11 +58,20 @@ def parse_action(game: Game, payload: dict) -> Any:
     return action_from_json(game, payload)
 
 
-def replay(game: Game, players: int, options: dict, entries: Iterable[Entry]) -> Any:
-    """The state a log describes."""
+def states(game: Game, players: int, options: dict, entries: Iterable[Entry]) -> Iterator[Any]:
+    """The setup state, then the state after each action in force, in order."""
     state = game.setup(players, options)
+    yield state
     for e in effective_actions(entries):
         state = game.apply(state, parse_action(game, e.payload))
+        yield state
+
+
+def replay(game: Game, players: int, options: dict, entries: Iterable[Entry]) -> Any:
+    """The state a log describes."""
+    state = None
+    for state in states(game, players, options, entries):  # noqa: B007
+        pass
     return state
 
 

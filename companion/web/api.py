@@ -110,19 +110,16 @@ def game_json(game_id: str) -> dict:
 
 def score_history(s) -> list[dict]:
     """Each seat's total at the end of every round (replayed from the log)."""
-    from companion.engine.session import effective_actions, parse_action
-
-    game = s.game
+    from companion.engine.session import states
 
     def point(state) -> dict:
         return {"round": getattr(state, "round", None),
-                "totals": [x["total"] for x in game.score(state)]}
+                "totals": [x["total"] for x in s.game.score(state)]}
 
-    prev = game.setup(s.players, s.options)
     history: list[dict] = []
-    for e in effective_actions(s.entries):
-        state = game.apply(prev, parse_action(game, e.payload))
-        if getattr(state, "round", None) != getattr(prev, "round", None):
+    prev = None
+    for state in states(s.game, s.players, s.options, s.entries):
+        if prev is not None and getattr(state, "round", None) != getattr(prev, "round", None):
             history.append(point(prev))
         prev = state
     history.append(point(prev))

@@ -203,3 +203,20 @@ def test_the_table_page_carries_a_qr_code_of_the_join_link(client, game):
     page = client.get(f"/table/{game}").data.decode()
     assert f"http://localhost/play/{game}" in page
     assert "<svg" in page and f'aria-label="QR code for http://localhost/play/{game}"' in page
+
+
+def test_the_view_tells_the_pages_what_the_rules_allow(client):
+    std = client.post("/api/games", json={"players": 2}).get_json()["view"]
+    easy = client.post("/api/games", json={"players": 2, "options": {"variant": "easy"}})
+    hard = client.post("/api/games", json={"players": 1, "options": {"difficulty": "hard"}})
+    deals = [a["points"] for a in std["table_actions"] if a["type"] == "deal_table_card"]
+    assert deals == [4, 5, 6]
+    assert [a["points"] for a in easy.get_json()["view"]["table_actions"]] == [4, 5]
+    assert hard.get_json()["view"]["table_actions"] == []  # its single S card deals itself
+    assert (std["overrides_allowed"], std["max_overrides"]) == (True, 3)
+    assert hard.get_json()["view"]["overrides_allowed"] is False
+    game = client.post("/api/games", json={"players": 2}).get_json()["game_id"]
+    act(client, game, {"type": "dice_rolled", "values": [4, 4, 4, 1, 2]})
+    assert client.get(f"/api/games/{game}").get_json()["view"]["reroll_allowed"] is True
+    act(client, game, {"type": "reroll", "values": [4, 1, 2, 3, 5]})
+    assert client.get(f"/api/games/{game}").get_json()["view"]["reroll_allowed"] is False

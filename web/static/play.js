@@ -103,8 +103,8 @@
       n: i + 1, used: used.has(i + 1), selected: chosen.has(i + 1),
       onclick: mine ? () => { const n = i + 1; picks = chosen.has(n) ? picks.filter((p) => p !== n) : [...picks, n].slice(-2); render(game); } : null,
     })) : [el("p", { class: "muted" }, "No roll yet.")]));
-    const canOverride = mine && !board.override_this_turn && board.overrides.length < 3 && !["hard", "impossible"].includes(v.options.difficulty);
-    $("overrides").replaceChildren(el("span", { class: "muted" }, `Overrides (${board.overrides.length}/3):`),
+    const canOverride = mine && v.overrides_allowed && !board.override_this_turn && board.overrides.length < v.max_overrides;
+    $("overrides").replaceChildren(el("span", { class: "muted" }, `Overrides (${board.overrides.length}/${v.max_overrides}):`),
       ...TRIBES.map((t) => el("button", {
         class: `${board.overrides.includes(t) ? "used" : ""}${picks.includes(t) ? " selected" : ""}`,
         disabled: !canOverride || board.overrides.includes(t), "aria-label": `override ${TRIBE[t].name}`,

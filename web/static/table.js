@@ -24,16 +24,9 @@
   $("enter-roll").addEventListener("click", () => {
     const values = selects.map((s) => Number(s.value));
     const v = game && game.view;
-    const reroll = v && v.phase === "mark" && canReroll(v);
+    const reroll = v && v.reroll_allowed;
     act(reroll ? { type: "reroll", values, source: "manual" } : { type: "dice_rolled", values, source: "manual" });
   });
-
-  function canReroll(v) {
-    if (!v.roll || v.rerolled || v.boards.some((b) => b.marks > 0)) return false;
-    const counts = {};
-    v.roll.forEach((x) => { counts[x] = (counts[x] || 0) + 1; });
-    return Object.values(counts).some((n) => n >= 3);
-  }
 
   const PHASE = {
     roll: "Waiting for the roll", mark: "Players are marking their islands",
@@ -54,14 +47,12 @@
     $("waiting").textContent = waiting.length ? `Waiting for: ${waiting.join(", ")}` : "";
     $("advance").disabled = v.phase !== "done";
     $("advance").hidden = Boolean(v.ended);
-    $("entry").hidden = v.phase === "ended" || (v.phase === "mark" && !canReroll(v));
+    $("entry").hidden = v.phase === "ended" || (v.phase === "mark" && !v.reroll_allowed);
     $("entry-title").textContent = v.phase === "mark" ? "Reroll: enter all 5 dice after the reroll" : "Enter the roll by hand";
-    const needDeal = v.options.camp_cards && !v.table && !v.table_spent && !v.ended;
-    $("deal").hidden = !needDeal;
-    if (needDeal) {
-      const pts = { standard: [4, 5, 6], easy: [4, 5] }[v.options.variant] || [4, 5, 6];
-      $("deal-buttons").replaceChildren(...pts.map((p) => el("button", { onclick: () => act({ type: "deal_table_card", points: p }) }, `${p} points`)));
-    }
+    // The S cards that may be dealt now come from the engine's legal table actions.
+    const deals = v.table_actions.filter((a) => a.type === "deal_table_card");
+    $("deal").hidden = deals.length === 0;
+    $("deal-buttons").replaceChildren(...deals.map((a) => el("button", { onclick: () => act(a) }, `${a.points} points`)));
     const ranked = v.scores.map((s, seat) => ({ seat, total: s.total })).sort((a, b) => b.total - a.total);
     $("ranking").replaceChildren(...ranked.map((r) => el("li", {},
       el("span", {}, seatName(g, r.seat), g.seats[r.seat].name ? "" : el("span", { class: "muted" }, " (open seat)")),

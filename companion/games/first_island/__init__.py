@@ -10,7 +10,7 @@ import itertools
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from companion.engine.game import DiceSpec, Outcome, register
+from companion.engine.game import DiceSpec, Outcome, action_to_json, register
 from companion.games.first_island import rules
 from companion.games.first_island.boardfile import board_to_json
 from companion.games.first_island.hexgrid import Island
@@ -116,6 +116,10 @@ class FirstIsland:
         view["roll_tribes"] = None if state.roll is None else [FACE_TRIBE[v] for v in state.roll]
         view["scores"] = self.score(state)
         view["seat"] = seat
+        view["reroll_allowed"] = rules.reroll_problem(state) is None
+        view["overrides_allowed"] = state.options.overrides_allowed
+        view["max_overrides"] = rules.MAX_OVERRIDES
+        view["table_actions"] = [action_to_json(a) for a in self.legal_actions(state, None)]
         return view
 
     def export_board(self, state: State, seat: int) -> dict:

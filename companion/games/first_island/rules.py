@@ -179,24 +179,32 @@ def _roll_text(roll: tuple[int, ...] | None) -> str:
     return "none" if roll is None else ", ".join(tribe_name(FACE_TRIBE[v]) for v in roll)
 
 
-def _reroll(state: State, action: Reroll) -> State:
+def reroll_problem(state: State) -> IllegalAction | None:
+    """Why the dice may not be rerolled now, or None if they may."""
     if state.phase != "mark" or state.roll is None:
-        raise IllegalAction("a reroll comes right after a roll, before anyone marks",
-                            code="roll/not_expected")
+        return IllegalAction("a reroll comes right after a roll, before anyone marks",
+                             code="roll/not_expected")
     if state.rerolled:
-        raise IllegalAction("the dice were already rerolled this turn (once per turn)",
-                            code="roll/reroll_used")
+        return IllegalAction("the dice were already rerolled this turn (once per turn)",
+                             code="roll/reroll_used")
     if any(b.marks for b in state.boards):
-        raise IllegalAction("someone has already marked this roll; it can no longer be rerolled",
-                            code="roll/reroll_too_late")
-    counts = Counter(state.roll)
-    value, count = counts.most_common(1)[0]
-    if count < 3:
-        raise IllegalAction(
+        return IllegalAction("someone has already marked this roll; it can no longer be "
+                             "rerolled", code="roll/reroll_too_late")
+    if Counter(state.roll).most_common(1)[0][1] < 3:
+        return IllegalAction(
             f"no tribe shows 3 or more times in this roll ({_roll_text(state.roll)}), "
             "so nothing may be rerolled",
             code="roll/no_reroll",
         )
+    return None
+
+
+def _reroll(state: State, action: Reroll) -> State:
+    problem = reroll_problem(state)
+    if problem is not None:
+        raise problem
+    assert state.roll is not None
+    value = Counter(state.roll).most_common(1)[0][0]
     TRIBE_DICE.check(tuple(action.values))
     kept = [v for v in state.roll if v != value]
     fresh = Counter(action.values)
@@ -333,4 +341,4 @@ _HANDLERS = {
     DealTableCard: deal_table_card,
 }
 
-__all__ = ["apply", "dice", "parse_options", "setup"]
+__all__ = ["apply", "dice", "parse_options", "reroll_problem", "setup"]
