@@ -1,0 +1,266 @@
+"""The dice reader: find every die in a picture, then read each top face.
+
+Two small ONNX models, run by onnxruntime (see models/README.md, the model card):
+
+1. ``dice-detector.onnx`` finds dice. It sees the whole picture, letterboxed to
+   384x384, and answers with a heat map of die centres and each die's size (a
+   CenterNet-style detector). It learned what a die looks like, so it needs no
+   picture of the empty table and no colour or brightness rule, and a die is one
+   peak however its pips are spread, so there is no clustering distance to tune.
+2. ``dice-faces.onnx`` reads one die: a 48x48 crop around each box goes in, the
+   face class comes out (pips or numeral 1..6, a coloured dot, or "not a die"),
+   with a 64-number embedding that ``companion teach`` uses for custom dice.
+
+A die whose best class is below ``min_confidence`` is reported unsure (value None),
+never guessed. Boxes are in pixels of the original picture, whatever its size.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.errors import CompanionError
+
+DETECT_SIZE = 384  # the detector's input side
+STRIDE = 4  # detector output cell, in input pixels
+CROP_SIZE = 48  # the face classifier's input side
+CROP_MARGIN = 0.12  # share of the box side added around a die before it is read
+SAME_DIE = 0.6  # peaks closer than this share of a found die's size are that die again
+# The First Island's colour-dotted dice: which face value each dot colour stands for
+# (its rulebook: yellow Scavengers 1, red Builders 2, blue Scholars 3, purple
+# Matriarchy 4, green Healers 5, orange Scientists 6).
+DOT_VALUE = {"yellow": 1, "red": 2, "blue": 3, "purple": 4, "green": 5, "orange": 6}
+
+
+class VisionError(CompanionError):
+    code = "vision/failed"
+
+
+def model_dir() -> Path:
+    """Where the shipped models are (inside the installed package)."""
+    return Path(str(resources.files("companion.modelfiles")))
+
+
+# -- pictures in, tensors out (training uses these very functions) -------------------
+def as_bgr(img: np.ndarray) -> np.ndarray:
+    if img.ndim == 2:
+        return cv2.cvtColor(img, cv2.COLOR_GRAY2BGR)
+    if img.shape[2] == 4:
+        return cv2.cvtColor(img, cv2.COLOR_BGRA2BGR)
+    return img
+
+
+def letterbox(img: np.ndarray, size: int = DETECT_SIZE) -> tuple[np.ndarray, float]:
+    """``img`` scaled to fit a ``size`` square (top-left, grey padding), and the scale used."""
+    h, w = img.shape[:2]
+    scale = size / max(h, w)
+    nh, nw = max(1, round(h * scale)), max(1, round(w * scale))
+    small = cv2.resize(
+        img, (nw, nh), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+    )
+    out = np.full((size, size, 3), 114, np.uint8)
+    out[:nh, :nw] = small
+    return out, scale
+
+
+def to_tensor(images: np.ndarray) -> np.ndarray:
+    """uint8 BGR images (N, H, W, 3) to the models' float input (N, 3, H, W), RGB in 0..1."""
+    return np.ascontiguousarray(images[..., ::-1].transpose(0, 3, 1, 2), np.float32) / 255.0
+
+
+def crop_die(
+    img: np.ndarray,
+    box: tuple[float, float, float, float],
+    size: int = CROP_SIZE,
+    margin: float = CROP_MARGIN,
+) -> np.ndarray:
+    """A ``size`` square crop centred on ``box``, its side the box's longer side plus margins."""
+    x0, y0, x1, y1 = box
+    side = max(x1 - x0, y1 - y0) * (1 + 2 * margin)
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    s = size / max(side, 1.0)
+    m = np.float32([[s, 0, size / 2 - s * cx], [0, s, size / 2 - s * cy]])
+    interp = cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR
+    return cv2.warpAffine(img, m, (size, size), flags=interp, borderMode=cv2.BORDER_REPLICATE)
+
+
+def decode(
+    out: np.ndarray, threshold: float, scale: float, shape: tuple[int, int], max_dice: int = 60
+) -> list[tuple[tuple[int, int, int, int], float]]:
+    """Detector output (5, H, W): peaks above ``threshold`` as boxes in original pixels."""
+    heat = out[0]
+    peaks = (heat == cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat >= threshold)
+    ys, xs = np.nonzero(peaks)
+    order = np.argsort(-heat[ys, xs])[:max_dice]
+    h, w = shape
+    found, kept = [], []
+    for i in order:
+        y, x = ys[i], xs[i]
+        cx = (x + 0.5 + out[3, y, x]) * STRIDE / scale
+        cy = (y + 0.5 + out[4, y, x]) * STRIDE / scale
+        bw, bh = np.exp(out[1, y, x]) * STRIDE / scale, np.exp(out[2, y, x]) * STRIDE / scale
+        # A second peak on a die already found (its centre well inside that die) is the
+        # same die. Dice cannot overlap, so two dice's centres are about a die apart.
+        if any(np.hypot(cx - kx, cy - ky) < SAME_DIE * ks for kx, ky, ks in kept):
+            continue
+        box = (
+            int(max(0, cx - bw / 2)),
+            int(max(0, cy - bh / 2)),
+            int(min(w, cx + bw / 2)),
+            int(min(h, cy + bh / 2)),
+        )
+        if box[2] > box[0] and box[3] > box[1]:
+            kept.append((cx, cy, max(bw, bh)))
+            found.append((box, float(heat[y, x])))
+    return found
+
+
+# -- reading -------------------------------------------------------------------------
+@dataclass(frozen=True)
+class DieReading:
+    """One die read from one picture."""
+
+    box: tuple[int, int, int, int]
+    value: int | str | None  # 1..6, a taught face name, or None when unsure
+    confidence: float
+    face: str  # what the classifier saw: "4", "dot-red", a taught name, "unsure"
+
+    def to_json(self) -> dict:
+        return {
+            "value": self.value,
+            "box": list(self.box),
+            "confidence": round(self.confidence, 3),
+            "face": self.face,
+        }
+
+
+class DiceReader:
+    """Reads dice from BGR pictures with the shipped models (one thread by default)."""
+
+    def __init__(
+        self,
+        models: Path | None = None,
+        threads: int = 1,
+        min_confidence: float | None = None,
+        detect_threshold: float | None = None,
+        custom: CustomDice | None = None,
+    ):
+        import onnxruntime as ort
+
+        models = models or model_dir()
+        card = json.loads((models / "dice.json").read_text())
+        self.classes: list[str] = card["classes"]
+        self.min_confidence = card["min_confidence"] if min_confidence is None else min_confidence
+        self.detect_threshold = (
+            card["detect_threshold"] if detect_threshold is None else detect_threshold
+        )
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = threads
+        opts.inter_op_num_threads = 1
+        opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+        try:
+            self._detector = ort.InferenceSession(
+                str(models / "dice-detector.onnx"), opts, providers=["CPUExecutionProvider"]
+            )
+            self._faces = ort.InferenceSession(
+                str(models / "dice-faces.onnx"), opts, providers=["CPUExecutionProvider"]
+            )
+        except Exception as exc:  # onnxruntime raises its own exception types
+            raise VisionError(
+                f"cannot load the dice models from {models}: {exc}. Reinstall the "
+                "package, or run `make model` to rebuild them."
+            ) from exc
+        self.custom = custom
+
+    def detect(self, img: np.ndarray) -> list[tuple[tuple[int, int, int, int], float]]:
+        img = as_bgr(img)
+        boxed, scale = letterbox(img)
+        out = self._detector.run(None, {"image": to_tensor(boxed[None])})[0][0]
+        return decode(out, self.detect_threshold, scale, img.shape[:2])
+
+    def classify(self, img: np.ndarray, boxes: list) -> tuple[np.ndarray, np.ndarray]:
+        """Class probabilities (N, classes) and unit embeddings (N, 64) for each box."""
+        if not boxes:
+            return np.zeros((0, len(self.classes)), np.float32), np.zeros((0, 64), np.float32)
+        crops = np.stack([crop_die(img, b) for b in boxes])
+        probs, emb = self._faces.run(None, {"crops": to_tensor(crops)})
+        return probs, emb
+
+    def read(self, img: np.ndarray) -> list[DieReading]:
+        """Every die in ``img``, left to right then top to bottom."""
+        img = as_bgr(img)
+        found = self.detect(img)
+        boxes = [b for b, _ in found]
+        probs, emb = self.classify(img, boxes)
+        dice = []
+        for (box, _), p, e in zip(found, probs, emb, strict=True):
+            label, conf = self.classes[int(p.argmax())], float(p.max())
+            if label == "not-a-die":
+                continue
+            if self.custom is not None:
+                named = self.custom.match(e)
+                if named is not None:
+                    dice.append(DieReading(box, named[0], named[1], named[0]))
+                    continue
+            if conf < self.min_confidence:
+                dice.append(DieReading(box, None, conf, "unsure"))
+                continue
+            value = DOT_VALUE[label[4:]] if label.startswith("dot-") else int(label)
+            dice.append(DieReading(box, value, conf, label))
+        return sorted(dice, key=lambda d: (d.box[1] // max(d.box[3] - d.box[1], 1), d.box[0]))
+
+
+# -- custom dice, taught in the field ------------------------------------------------
+class CustomDice:
+    """Dice whose faces are symbols, known by the classifier's embedding of each face.
+
+    ``faces`` maps a face name to the mean unit embedding of its shows. A die matches
+    the nearest face if it is closer than ``max_distance`` (cosine distance) and
+    clearly nearer to it than to the runner-up.
+    """
+
+    def __init__(self, name: str, faces: dict[str, np.ndarray], max_distance: float = 0.25):
+        self.name, self.faces, self.max_distance = name, faces, max_distance
+
+    def match(self, embedding: np.ndarray) -> tuple[str, float] | None:
+        if not self.faces:
+            return None
+        names = list(self.faces)
+        dist = np.array([1 - float(embedding @ self.faces[n]) for n in names])
+        order = np.argsort(dist)
+        best = dist[order[0]]
+        second = dist[order[1]] if len(order) > 1 else 1.0
+        if best > self.max_distance or second - best < 0.05:
+            return None
+        return names[order[0]], float(max(0.0, 1 - best / self.max_distance))
+
+    def save(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(
+            json.dumps(
+                {
+                    "name": self.name,
+                    "max_distance": self.max_distance,
+                    "faces": {k: [round(float(x), 6) for x in v] for k, v in self.faces.items()},
+                },
+                indent=1,
+            )
+        )
+
+    @classmethod
+    def load(cls, path: Path) -> CustomDice:
+        try:
+            data = json.loads(path.read_text())
+            faces = {k: np.asarray(v, np.float32) for k, v in data["faces"].items()}
+            return cls(data["name"], faces, data.get("max_distance", 0.25))
+        except (OSError, ValueError, KeyError) as exc:
+            raise VisionError(
+                f"cannot read the taught die {path}: {exc}. Teach it again with "
+                "`companion teach NAME`."
+            ) from exc

@@ -1,0 +1,457 @@
+"""A synthetic dice renderer: scenes of dice on tables, for training, tests and the demo.
+
+It draws what the reader must cope with: white, black, coloured, translucent and
+marbled dice; pips, numerals, one coloured dot, or a symbol on the top face; seen
+from above or at a slant (a side face shows); rotated; on grey card, wood, felt or a
+printed board; under uneven light, with shadows, blur, noise and JPEG loss.
+
+Everything is drawn with OpenCV and numpy from a ``numpy.random.Generator``, so a
+seed gives the same picture on every machine. Boxes are ``(x0, y0, x1, y1)`` around
+the whole die (top and side faces), in pixels of the returned image.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+# The First Island's colour-dotted dice (its rulebook's colours), as BGR.
+DOT_COLOURS: dict[str, tuple[int, int, int]] = {
+    "red": (40, 40, 210),
+    "orange": (20, 130, 245),
+    "yellow": (30, 215, 235),
+    "green": (60, 160, 40),
+    "blue": (200, 90, 30),
+    "purple": (140, 40, 130),
+}
+# Symbols for custom dice taught in the field (see ``companion teach``).
+SYMBOLS = ("star", "triangle", "square", "cross", "ring", "moon", "diamond", "bars")
+
+PIP_LAYOUT = {
+    1: [(0, 0)],
+    2: [(-1, -1), (1, 1)],
+    3: [(-1, -1), (0, 0), (1, 1)],
+    4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
+    5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
+    6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)],
+}
+
+
+@dataclass(frozen=True)
+class Face:
+    """What is on a die's top face: ``kind`` pips|numeral|dot|symbol, and its ``value``."""
+
+    kind: str
+    value: int | str
+
+    @property
+    def label(self) -> str:
+        """The classifier's class name for this face."""
+        if self.kind in ("pips", "numeral"):
+            return str(self.value)
+        if self.kind == "dot":
+            return f"dot-{self.value}"
+        return f"symbol-{self.value}"
+
+
+@dataclass(frozen=True)
+class Die:
+    face: Face
+    box: tuple[int, int, int, int]
+    centre: tuple[float, float]
+    size: float
+
+
+# -- faces ----------------------------------------------------------------------------
+def face_texture(
+    rng: np.random.Generator, face: Face, body: np.ndarray, ink: np.ndarray, n: int = 96
+) -> np.ndarray:
+    """The top face drawn flat on an ``n``x``n`` tile (BGR float32)."""
+    tile = np.empty((n, n, 3), np.float32)
+    tile[:] = body
+    if rng.random() < 0.3:  # marbled or speckled body
+        swirl = cv2.GaussianBlur(rng.normal(0, 1, (n // 4, n // 4)).astype(np.float32), (0, 0), 1.2)
+        swirl = cv2.resize(swirl, (n, n))[..., None]
+        tile += swirl * rng.uniform(10, 45) * (rng.random(3) - 0.3).astype(np.float32)
+    canvas = np.zeros((n, n), np.uint8)
+    c = n / 2
+    if face.kind == "pips":
+        spread = n * rng.uniform(0.24, 0.29)
+        radius = max(2, int(n * rng.uniform(0.075, 0.105)))
+        if face.value == 1 and rng.random() < 0.5:
+            radius = int(radius * rng.uniform(1.2, 1.8))  # many dice have a big single pip
+        for dx, dy in PIP_LAYOUT[int(face.value)]:
+            cv2.circle(
+                canvas, (int(c + dx * spread), int(c + dy * spread)), radius, 255, -1, cv2.LINE_AA
+            )
+    elif face.kind == "numeral":
+        font = rng.choice(
+            [
+                cv2.FONT_HERSHEY_SIMPLEX,
+                cv2.FONT_HERSHEY_DUPLEX,
+                cv2.FONT_HERSHEY_TRIPLEX,
+                cv2.FONT_HERSHEY_COMPLEX,
+            ]
+        )
+        text = str(face.value)
+        scale = n / 40 * rng.uniform(0.8, 1.05)
+        thick = max(2, int(n / 20 * rng.uniform(0.7, 1.3)))
+        (w, h), _ = cv2.getTextSize(text, font, scale, thick)
+        cv2.putText(
+            canvas, text, (int(c - w / 2), int(c + h / 2)), font, scale, 255, thick, cv2.LINE_AA
+        )
+        if face.value in (6, 9) or rng.random() < 0.3:  # underline that tells 6 from 9
+            cv2.line(
+                canvas,
+                (int(c - w / 2), int(c + h / 2 + thick * 1.5)),
+                (int(c + w / 2), int(c + h / 2 + thick * 1.5)),
+                255,
+                max(1, thick // 2),
+            )
+    elif face.kind == "dot":
+        cv2.circle(canvas, (int(c), int(c)), int(n * rng.uniform(0.2, 0.3)), 255, -1, cv2.LINE_AA)
+        ink = np.array(DOT_COLOURS[str(face.value)], np.float32) * rng.uniform(0.8, 1.1)
+    else:
+        _draw_symbol(canvas, str(face.value), n)
+    a = (canvas.astype(np.float32) / 255)[..., None]
+    return tile * (1 - a) + ink * a
+
+
+def _draw_symbol(canvas: np.ndarray, name: str, n: int) -> None:
+    c, r = n / 2, n * 0.3
+    if name == "star":
+        pts = [
+            (
+                c + (r if i % 2 == 0 else r * 0.45) * np.sin(i * np.pi / 5),
+                c - (r if i % 2 == 0 else r * 0.45) * np.cos(i * np.pi / 5),
+            )
+            for i in range(10)
+        ]
+        cv2.fillPoly(canvas, [np.int32(pts)], 255, cv2.LINE_AA)
+    elif name == "triangle":
+        cv2.fillPoly(
+            canvas,
+            [np.int32([(c, c - r), (c + r, c + r * 0.8), (c - r, c + r * 0.8)])],
+            255,
+            cv2.LINE_AA,
+        )
+    elif name == "square":
+        cv2.rectangle(
+            canvas,
+            (int(c - r * 0.8), int(c - r * 0.8)),
+            (int(c + r * 0.8), int(c + r * 0.8)),
+            255,
+            -1,
+        )
+    elif name == "cross":
+        t = int(r * 0.35)
+        cv2.rectangle(canvas, (int(c - r), int(c - t)), (int(c + r), int(c + t)), 255, -1)
+        cv2.rectangle(canvas, (int(c - t), int(c - r)), (int(c + t), int(c + r)), 255, -1)
+    elif name == "ring":
+        cv2.circle(canvas, (int(c), int(c)), int(r), 255, max(2, int(r * 0.35)), cv2.LINE_AA)
+    elif name == "moon":
+        cv2.circle(canvas, (int(c), int(c)), int(r), 255, -1, cv2.LINE_AA)
+        cv2.circle(canvas, (int(c + r * 0.5), int(c - r * 0.2)), int(r * 0.85), 0, -1, cv2.LINE_AA)
+    elif name == "diamond":
+        cv2.fillPoly(
+            canvas,
+            [np.int32([(c, c - r), (c + r * 0.7, c), (c, c + r), (c - r * 0.7, c)])],
+            255,
+            cv2.LINE_AA,
+        )
+    elif name == "bars":
+        for k in (-1, 0, 1):
+            y = int(c + k * r * 0.6)
+            cv2.rectangle(
+                canvas, (int(c - r), y - int(r * 0.15)), (int(c + r), y + int(r * 0.15)), 255, -1
+            )
+    else:
+        raise ValueError(f"unknown symbol {name!r}; known: {', '.join(SYMBOLS)}")
+
+
+def random_face(
+    rng: np.random.Generator, kinds: tuple[str, ...] = ("pips", "numeral", "dot")
+) -> Face:
+    kind = str(rng.choice(kinds))
+    if kind == "dot":
+        return Face("dot", str(rng.choice(list(DOT_COLOURS))))
+    if kind == "symbol":
+        return Face("symbol", str(rng.choice(SYMBOLS)))
+    return Face(kind, int(rng.integers(1, 7)))
+
+
+def random_colours(rng: np.random.Generator, face: Face) -> tuple[np.ndarray, np.ndarray, float]:
+    """Body colour, ink colour (BGR float32) and opacity (1 solid, lower translucent)."""
+    style = rng.random()
+    if face.kind == "dot":  # dotted dice are light or dark plain bodies
+        body = rng.uniform(215, 250, 3) if rng.random() < 0.7 else rng.uniform(15, 50, 3)
+        return body.astype(np.float32), body.astype(np.float32), 1.0
+    if style < 0.35:  # white / ivory with dark pips
+        body, ink = rng.uniform(200, 250, 3), rng.uniform(0, 60, 3)
+        if rng.random() < 0.2:
+            ink = np.array([30, 30, 190]) * rng.uniform(0.7, 1.1)  # red pips
+    elif style < 0.55:  # black with light pips
+        body, ink = rng.uniform(10, 55, 3), rng.uniform(190, 250, 3)
+    else:  # coloured body, light or dark ink
+        hue = rng.integers(0, 180)
+        hsv = np.uint8([[[hue, rng.integers(120, 255), rng.integers(90, 230)]]])
+        body = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0].astype(np.float32)
+        ink = (
+            rng.uniform(205, 255, 3)
+            if body.mean() < 150 or rng.random() < 0.6
+            else rng.uniform(0, 40, 3)
+        )
+    opacity = 1.0 if rng.random() < 0.8 else rng.uniform(0.55, 0.8)
+    return body.astype(np.float32), ink.astype(np.float32), opacity
+
+
+# -- backgrounds ---------------------------------------------------------------------
+def background(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
+    kind = rng.choice(["card", "wood", "felt", "board", "cloth", "white"])
+    base = rng.uniform(40, 220, 3).astype(np.float32)
+    img = np.empty((h, w, 3), np.float32)
+    img[:] = base
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    if kind == "wood":
+        base = np.array(
+            [rng.uniform(60, 140), rng.uniform(110, 180), rng.uniform(150, 230)], np.float32
+        )
+        freq, ang = rng.uniform(0.02, 0.08), rng.uniform(0, np.pi)
+        u = xx * np.cos(ang) + yy * np.sin(ang)
+        v = -xx * np.sin(ang) + yy * np.cos(ang)
+        grain = np.sin(u * freq + 3 * np.sin(v * 0.01 + rng.uniform(0, 6)))
+        img = base * (1 + 0.12 * grain[..., None])
+    elif kind == "felt":
+        base = np.array(
+            rng.choice([[60, 120, 30], [120, 60, 20], [40, 40, 130], [50, 50, 50]]), np.float32
+        ) * rng.uniform(0.7, 1.3)
+        img[:] = base
+    elif kind == "board":  # a printed board: coloured polygons and lines
+        for _ in range(int(rng.integers(6, 20))):
+            cx, cy, r = rng.uniform(0, w), rng.uniform(0, h), rng.uniform(20, max(h, w) / 4)
+            k = int(rng.integers(3, 7))
+            pts = [
+                (cx + r * np.cos(a), cy + r * np.sin(a))
+                for a in np.linspace(0, 2 * np.pi, k, endpoint=False) + rng.uniform(0, 6)
+            ]
+            cv2.fillPoly(img, [np.int32(pts)], rng.uniform(30, 240, 3).tolist())
+            if rng.random() < 0.4:
+                cv2.polylines(img, [np.int32(pts)], True, rng.uniform(0, 80, 3).tolist(), 2)
+    elif kind == "white":
+        img[:] = rng.uniform(200, 245, 3)
+    elif kind == "cloth":
+        period = rng.uniform(4, 12)
+        img *= (
+            1
+            + 0.08
+            * np.sin(xx * 2 * np.pi / period)[..., None]
+            * np.sin(yy * 2 * np.pi / period)[..., None]
+        )
+    noise = rng.normal(0, rng.uniform(2, 12), (h, w, 1)).astype(np.float32)
+    return img + noise
+
+
+def lighting(rng: np.random.Generator, img: np.ndarray) -> np.ndarray:
+    h, w = img.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    cx, cy = rng.uniform(-0.5, 1.5) * w, rng.uniform(-0.5, 1.5) * h
+    d = np.sqrt((xx - cx) ** 2 + (yy - cy) ** 2) / max(h, w)
+    gain = rng.uniform(0.9, 1.25) - rng.uniform(0.1, 0.5) * d
+    tint = rng.uniform(0.85, 1.15, 3).astype(np.float32)
+    return img * gain[..., None] * tint
+
+
+# -- dice ----------------------------------------------------------------------------
+def draw_die(
+    rng: np.random.Generator,
+    img: np.ndarray,
+    face: Face,
+    centre: tuple[float, float],
+    size: float,
+    angle: float | None = None,
+    slant: float | None = None,
+) -> Die:
+    """Draw one die on ``img`` (float32 BGR, in place) and return where it is."""
+    body, ink, opacity = random_colours(rng, face)
+    angle = rng.uniform(0, 2 * np.pi) if angle is None else angle
+    slant = rng.uniform(0, 0.35) if slant is None else slant
+    squash = 1 - slant * rng.uniform(0.3, 0.8)  # seen at an angle the top face is foreshortened
+    cx, cy = centre
+    half = size / 2
+    corners = np.array([(-half, -half), (half, -half), (half, half), (-half, half)], np.float32)
+    rot = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]], np.float32)
+    top = corners @ rot.T
+    top[:, 1] *= squash
+    top += (cx, cy)
+    # the side face that shows when the die is seen at a slant, below the top face
+    depth = np.array([rng.uniform(-0.3, 0.3) * slant, slant], np.float32) * size
+    hull = cv2.convexHull(np.concatenate([top, top + depth]).astype(np.float32))[:, 0]
+    h, w = img.shape[:2]
+    # shadow
+    shadow = np.zeros((h, w), np.float32)
+    off = np.array([rng.uniform(-0.2, 0.2), rng.uniform(0.05, 0.25)], np.float32) * size
+    cv2.fillPoly(shadow, [np.int32(hull + off)], 1.0, cv2.LINE_AA)
+    k = int(size * 0.15) | 1
+    shadow = cv2.GaussianBlur(shadow, (k, k), 0) * rng.uniform(0.2, 0.55)
+    img *= (1 - shadow)[..., None]
+    under = img.copy()
+    side = np.zeros((h, w), np.float32)
+    cv2.fillPoly(side, [np.int32(hull)], 1.0, cv2.LINE_AA)
+    img[:] = img * (1 - side[..., None]) + (body * rng.uniform(0.45, 0.75)) * side[..., None]
+    # top face: the flat texture warped onto the (rounded) top quad
+    n = 96
+    tex = face_texture(rng, face, body, ink, n)
+    mask = np.zeros((n, n), np.float32)
+    rr = int(n * rng.uniform(0.08, 0.2))
+    cv2.rectangle(mask, (rr, 0), (n - 1 - rr, n - 1), 1.0, -1)
+    cv2.rectangle(mask, (0, rr), (n - 1, n - 1 - rr), 1.0, -1)
+    for x, y in ((rr, rr), (n - 1 - rr, rr), (rr, n - 1 - rr), (n - 1 - rr, n - 1 - rr)):
+        cv2.circle(mask, (x, y), rr, 1.0, -1, cv2.LINE_AA)
+    src = np.float32([(0, 0), (n - 1, 0), (n - 1, n - 1), (0, n - 1)])
+    m = cv2.getPerspectiveTransform(src, top.astype(np.float32))
+    warped = cv2.warpPerspective(tex, m, (w, h), flags=cv2.INTER_LINEAR)
+    wmask = cv2.warpPerspective(mask, m, (w, h), flags=cv2.INTER_LINEAR)[..., None]
+    # light falls across the top face; a bevel darkens its rim
+    img[:] = img * (1 - wmask) + warped * rng.uniform(0.85, 1.15) * wmask
+    if opacity < 1:  # translucent: the table shows through a little
+        alpha = np.maximum(side, wmask[..., 0])[..., None] * (1 - opacity)
+        img[:] = img * (1 - alpha) + under * alpha
+    x0, y0 = hull.min(axis=0)
+    x1, y1 = hull.max(axis=0)
+    box = (
+        int(max(0, np.floor(x0))),
+        int(max(0, np.floor(y0))),
+        int(min(w, np.ceil(x1))),
+        int(min(h, np.ceil(y1))),
+    )
+    return Die(face, box, (float(cx), float(cy)), float(size))
+
+
+def finish(
+    rng: np.random.Generator, img: np.ndarray, blur: float | None = None, jpeg: bool = True
+) -> np.ndarray:
+    """Camera effects: blur, sensor noise, clipping to 8 bits, JPEG loss."""
+    blur = rng.uniform(0, 1.3) if blur is None else blur
+    if blur > 0.3:
+        img = cv2.GaussianBlur(img, (0, 0), blur)
+    img = img + rng.normal(0, rng.uniform(1, 6), img.shape).astype(np.float32)
+    out = np.clip(img, 0, 255).astype(np.uint8)
+    if jpeg and rng.random() < 0.7:
+        _ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(40, 95))])
+        out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    if rng.random() < 0.05:
+        out = cv2.cvtColor(cv2.cvtColor(out, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    return out
+
+
+def place(
+    rng: np.random.Generator,
+    h: int,
+    w: int,
+    count: int,
+    size_range: tuple[float, float],
+    taken: list[tuple[float, float, float]] | None = None,
+) -> list[tuple[float, float, float]]:
+    """Up to ``count`` (x, y, size) spots that do not overlap."""
+    spots = list(taken or [])
+    fresh = []
+    for _ in range(count * 30):
+        if len(fresh) == count:
+            break
+        s = rng.uniform(*size_range)
+        x, y = rng.uniform(s, w - s), rng.uniform(s, h - s)
+        if all(np.hypot(x - a, y - b) > 0.85 * (s + c) for a, b, c in spots):
+            spots.append((x, y, s))
+            fresh.append((x, y, s))
+    return fresh
+
+
+def scene(
+    rng: np.random.Generator,
+    h: int = 384,
+    w: int = 384,
+    count: int | None = None,
+    faces: list[Face] | None = None,
+    kinds: tuple[str, ...] = ("pips", "numeral", "dot"),
+    size_range: tuple[float, float] | None = None,
+) -> tuple[np.ndarray, list[Die]]:
+    """A table with dice on it: the BGR image and the dice, each with its box."""
+    count = (
+        len(faces) if faces is not None else (int(rng.integers(1, 9)) if count is None else count)
+    )
+    if size_range is None:
+        lo = rng.uniform(0.03, 0.12) * min(h, w)
+        size_range = (lo, lo * rng.uniform(1.0, 1.4))
+    img = background(rng, h, w)
+    slant = rng.uniform(0, 0.4)
+    dice = []
+    for i, (x, y, s) in enumerate(place(rng, h, w, count, size_range)):
+        face = faces[i] if faces is not None else random_face(rng, kinds)
+        dice.append(draw_die(rng, img, face, (x, y), s, slant=slant * rng.uniform(0.7, 1.0)))
+    img = lighting(rng, img)
+    return finish(rng, img), dice
+
+
+def roll_sequence(
+    seed: int,
+    values_per_roll: list[list[int]],
+    h: int = 480,
+    w: int = 640,
+    rest_frames: int = 12,
+    kind: str = "pips",
+) -> list[np.ndarray]:
+    """Frames of dice being rolled again and again on one table, for the demo and tests.
+
+    For each roll: a hand sweeps across, the dice tumble (moving, blurred) and then
+    lie still for ``rest_frames`` frames showing ``values``.
+    """
+    rng = np.random.default_rng(seed)
+    table = lighting(rng, background(rng, h, w))
+    frames: list[np.ndarray] = []
+    size = 0.09 * min(h, w)
+    for values in values_per_roll:
+        faces = [Face(kind, v) for v in values]
+        for t in range(4):  # a hand comes in and goes
+            img = table.copy()
+            hx = w * (0.2 + 0.2 * t)
+            skin = np.float32([120, 160, 215]) * rng.uniform(0.8, 1.1)
+            cv2.ellipse(
+                img,
+                (int(hx), int(h * 0.55)),
+                (int(w * 0.16), int(h * 0.22)),
+                20,
+                0,
+                360,
+                skin.tolist(),
+                -1,
+            )
+            for f in range(4):
+                cv2.ellipse(
+                    img,
+                    (int(hx - w * 0.1 + f * w * 0.06), int(h * 0.3)),
+                    (int(w * 0.025), int(h * 0.12)),
+                    0,
+                    0,
+                    360,
+                    skin.tolist(),
+                    -1,
+                )
+            frames.append(finish(rng, img, blur=2.0, jpeg=False))
+        for _ in range(3):  # tumbling
+            img = table.copy()
+            for x, y, s in place(rng, h, w, len(faces), (size, size * 1.1)):
+                draw_die(rng, img, random_face(rng, (kind,)), (x, y), s, slant=0.1)
+            frames.append(finish(rng, img, blur=2.5, jpeg=False))
+        img = table.copy()
+        spots = place(rng, h, w, len(faces), (size, size * 1.1))
+        state = rng.bit_generator.state
+        for _ in range(rest_frames):  # at rest: the same picture, fresh sensor noise
+            rng.bit_generator.state = state
+            still = img.copy()
+            sub = np.random.default_rng(int(rng.integers(1 << 30)))
+            for face, (x, y, s) in zip(faces, spots, strict=False):
+                draw_die(sub, still, face, (x, y), s, slant=0.1)
+            frames.append(finish(np.random.default_rng(len(frames)), still, blur=0.5, jpeg=False))
+    return frames

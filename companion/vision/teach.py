@@ -1,0 +1,117 @@
+"""``companion teach NAME``: learn a custom die from a few shows of each face.
+
+A custom die has symbols instead of pips (My Island's commerce dice, tribe-symbol
+dice for The First Island). Nothing is retrained: each show of a face goes through
+the face classifier, and the die is remembered as the mean of the classifier's
+64-number embeddings for each face. The reader then names the nearest face.
+
+Shows come from a folder (``DIR/<face name>/*.jpg``, one die in each picture) or
+from the camera, one face at a time.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.vision.reader import CustomDice, DiceReader, VisionError, as_bgr
+
+NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
+
+
+def check_name(name: str) -> str:
+    if not NAME.match(name):
+        raise VisionError(
+            f"bad die name {name!r}: use 1-40 lower-case letters, digits, - or _, "
+            "for example commerce or tribes",
+            code="vision/bad-name",
+        )
+    return name
+
+
+def die_path(data_dir: Path, name: str) -> Path:
+    return data_dir / "dice" / f"{check_name(name)}.json"
+
+
+def embed_show(reader: DiceReader, img: np.ndarray) -> np.ndarray:
+    """The embedding of the one die in ``img`` (the most certain die if several)."""
+    img = as_bgr(img)
+    found = reader.detect(img)
+    if not found:
+        raise VisionError(
+            "no die found in this show: put one die in the middle of the picture",
+            code="vision/no-die",
+        )
+    box = max(found, key=lambda f: f[1])[0]
+    _, emb = reader.classify(img, [box])
+    return emb[0]
+
+
+def learn(reader: DiceReader, name: str, shows: dict[str, Iterable[np.ndarray]]) -> CustomDice:
+    """A custom die from ``shows``: face name -> pictures of that face up."""
+    if len(shows) < 2:
+        raise VisionError("teach at least two faces", code="vision/too-few-faces")
+    faces = {}
+    for face, images in shows.items():
+        embs = [embed_show(reader, img) for img in images]
+        if not embs:
+            raise VisionError(f"no show of face {face!r}", code="vision/no-shows")
+        mean = np.mean(embs, axis=0)
+        faces[face] = (mean / np.linalg.norm(mean)).astype(np.float32)
+    die = CustomDice(name, faces)
+    _check_distinct(die)
+    return die
+
+
+def _check_distinct(die: CustomDice) -> None:
+    names = list(die.faces)
+    for i, a in enumerate(names):
+        for b in names[i + 1 :]:
+            if 1 - float(die.faces[a] @ die.faces[b]) < 0.05:
+                raise VisionError(
+                    f"faces {a!r} and {b!r} look the same to the reader; show them "
+                    "again, in better light, or merge them",
+                    code="vision/ambiguous",
+                )
+
+
+def shows_from_folder(folder: Path) -> dict[str, list[np.ndarray]]:
+    if not folder.is_dir():
+        raise VisionError(
+            f"no folder {folder}: it should hold one sub-folder per face, each with "
+            "pictures of that face up",
+            code="vision/no-folder",
+        )
+    shows: dict[str, list[np.ndarray]] = {}
+    for sub in sorted(p for p in folder.iterdir() if p.is_dir()):
+        images = [
+            cv2.imread(str(p))
+            for p in sorted(sub.iterdir())
+            if p.suffix.lower() in {".jpg", ".jpeg", ".png"}
+        ]
+        images = [i for i in images if i is not None]
+        if images:
+            shows[sub.name] = images
+    return shows
+
+
+def shows_from_camera(
+    read: Callable[[], np.ndarray | None],
+    faces: list[str],
+    ask: Callable[[str], object],
+    per_face: int = 5,
+) -> dict[str, list[np.ndarray]]:
+    shows = {}
+    for face in faces:
+        ask(f"Put the die with {face!r} up under the camera and press Enter")
+        frames = []
+        while len(frames) < per_face:
+            frame = read()
+            if frame is not None:
+                frames.append(frame)
+        shows[face] = frames
+    return shows

@@ -1,0 +1,112 @@
+"""From camera frames to roll events: the live half of the dice reader.
+
+``RollWatcher.step()`` takes one frame from the camera, measures how much of the
+picture moved, reads the dice, and feeds the settle tracker; it returns the
+``Settled`` event the frame completes, if any. ``status`` says what the device is
+doing for the table page: "waiting for a roll", "reading", or "camera lost".
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.vision.camera import CameraSupervisor
+from companion.vision.reader import DiceReader
+from companion.vision.settle import Frame, Reading, Settled, Settler
+
+log = logging.getLogger(__name__)
+
+
+def motion(prev: np.ndarray | None, frame: np.ndarray) -> tuple[float, np.ndarray]:
+    """Share of the picture that changed since ``prev`` (a small blurred grey copy)."""
+    small = cv2.cvtColor(
+        cv2.resize(frame, (160, 120), interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY
+    )
+    small = cv2.GaussianBlur(small, (5, 5), 0)
+    if prev is None:
+        return 1.0, small
+    changed = cv2.absdiff(prev, small) > 18
+    return float(changed.mean()), small
+
+
+def draw(img: np.ndarray, dice, title: str = "") -> np.ndarray:
+    """``img`` with each die's box and value drawn, sized for the picture."""
+    out = img.copy()
+    scale = max(img.shape[:2]) / 640
+    thick = max(1, round(2 * scale))
+    for d in dice:
+        colour = (40, 200, 40) if d.value is not None else (0, 140, 255)
+        x0, y0, x1, y1 = d.box
+        cv2.rectangle(out, (x0, y0), (x1, y1), colour, thick)
+        text = f"{d.value if d.value is not None else '?'} {d.confidence:.2f}"
+        (tw, th), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, 0.6 * scale, thick)
+        cv2.rectangle(out, (x0, max(0, y0 - th - 6)), (x0 + tw + 4, y0), colour, -1)
+        cv2.putText(
+            out,
+            text,
+            (x0 + 2, y0 - 4),
+            cv2.FONT_HERSHEY_SIMPLEX,
+            0.6 * scale,
+            (0, 0, 0),
+            thick,
+            cv2.LINE_AA,
+        )
+    if title:
+        cv2.putText(
+            out,
+            title,
+            (8, int(28 * scale)),
+            cv2.FONT_HERSHEY_SIMPLEX,
+            0.8 * scale,
+            (255, 255, 255),
+            thick + 1,
+            cv2.LINE_AA,
+        )
+    return out
+
+
+class RollWatcher:
+    """Camera, reader and settle tracker, one frame at a time."""
+
+    def __init__(
+        self,
+        camera: CameraSupervisor,
+        reader: DiceReader,
+        settler: Settler | None = None,
+        expected: Callable[[], int | None] | None = None,
+    ):
+        self.camera, self.reader = camera, reader
+        self.settler = settler or Settler()
+        self.expected = expected
+        self.status = "waiting for a roll"
+        self.last_frame: np.ndarray | None = None
+        self.last_dice: list = []
+        self._prev: np.ndarray | None = None
+
+    def step(self) -> Settled | None:
+        frame = self.camera.read()
+        if frame is None:
+            self.status = "camera lost"
+            self._prev = None
+            return None
+        moved, self._prev = motion(self._prev, frame)
+        if self.expected is not None:
+            self.settler.expected = self.expected()
+        # no need to read a moving picture
+        dice = [] if moved > self.settler.motion_limit else self.reader.read(frame)
+        self.last_frame, self.last_dice = frame, dice
+        event = self.settler.feed(
+            Frame(tuple(Reading(d.box, d.value, d.confidence) for d in dice), moved)
+        )
+        self.status = "reading" if moved > self.settler.motion_limit else "waiting for a roll"
+        return event
+
+    def snapshot(self, path: Path) -> None:
+        """Write the last frame with the dice drawn on it (for a person to look at)."""
+        if self.last_frame is not None:
+            cv2.imwrite(str(path), draw(self.last_frame, self.last_dice, self.status))

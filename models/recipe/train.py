@@ -1,0 +1,471 @@
+"""The training recipe for the two dice models (run by `make model`).
+
+    python models/recipe/train.py --data ../shared/data/dice --out models
+
+Training only: it needs the `train` extra (PyTorch, onnx). The runtime needs only
+onnxruntime, OpenCV and numpy.
+
+Data: the *train* rows of the labelled photos in --data (see its README) and
+scenes drawn by companion.vision.render. A tenth of the train photos (by file) is
+kept aside as a development split to pick the confidence threshold and to watch
+training; the held-out split is never read here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import math
+import time
+from collections import defaultdict
+from pathlib import Path
+
+import cv2
+import numpy as np
+import torch
+from torch import nn
+from torch.nn import functional as F
+
+from companion.vision import reader as R
+from companion.vision import render
+from companion.vision.evaluate import is_dev
+
+CLASSES = ["1", "2", "3", "4", "5", "6", *(f"dot-{c}" for c in render.DOT_COLOURS), "not-a-die"]
+NOT_A_DIE = CLASSES.index("not-a-die")
+
+
+# -- models ----------------------------------------------------------------------------
+def cbr(i, o, s=1, k=3):
+    return nn.Sequential(
+        nn.Conv2d(i, o, k, s, k // 2, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True)
+    )
+
+
+def dws(i, o, s=1):
+    """Depthwise-separable block: cheap enough for a Pi."""
+    return nn.Sequential(
+        nn.Conv2d(i, i, 3, s, 1, groups=i, bias=False),
+        nn.BatchNorm2d(i),
+        nn.ReLU(inplace=True),
+        cbr(i, o, 1, 1),
+    )
+
+
+class Detector(nn.Module):
+    """CenterNet-style: a heat map of die centres, log box size and centre offset, at stride 4."""
+
+    def __init__(self):
+        super().__init__()
+        self.stem = cbr(3, 16, 2)
+        self.s4 = nn.Sequential(dws(16, 24, 2), dws(24, 24))
+        self.s8 = nn.Sequential(dws(24, 48, 2), dws(48, 48))
+        self.s16 = nn.Sequential(dws(48, 96, 2), dws(96, 96), dws(96, 96))
+        self.s32 = nn.Sequential(dws(96, 128, 2), dws(128, 128))
+        self.l32, self.l16 = cbr(128, 64, 1, 1), cbr(96, 64, 1, 1)
+        self.l8, self.l4 = cbr(48, 64, 1, 1), cbr(24, 32, 1, 1)
+        self.m8 = cbr(64, 32, 1, 1)
+        self.head = nn.Sequential(dws(32, 32), nn.Conv2d(32, 5, 1))
+        self.head[-1].bias.data[0] = -2.2  # start with a low heat everywhere
+
+    def forward(self, x):
+        f4 = self.s4(self.stem(x))
+        f8 = self.s8(f4)
+        f16 = self.s16(f8)
+        f32 = self.s32(f16)
+        p16 = self.l16(f16) + F.interpolate(self.l32(f32), scale_factor=2.0, mode="nearest")
+        p8 = self.l8(f8) + F.interpolate(p16, scale_factor=2.0, mode="nearest")
+        p4 = self.l4(f4) + F.interpolate(self.m8(p8), scale_factor=2.0, mode="nearest")
+        out = self.head(p4)
+        return torch.cat(
+            [torch.sigmoid(out[:, :1]), out[:, 1:3], torch.sigmoid(out[:, 3:5]) - 0.5], 1
+        )
+
+
+class Faces(nn.Module):
+    """The face classifier; its 64-number embedding is what `companion teach` matches."""
+
+    def __init__(self, classes: int):
+        super().__init__()
+        self.body = nn.Sequential(
+            cbr(3, 32),
+            cbr(32, 32, 2),
+            cbr(32, 64),
+            cbr(64, 64, 2),
+            cbr(64, 128),
+            cbr(128, 128, 2),
+            cbr(128, 128),
+        )
+        self.embed = nn.Linear(128, 64)
+        self.out = nn.Linear(64, classes)
+
+    def forward(self, x):
+        e = self.embed(self.body(x).mean((2, 3)))
+        return self.out(F.relu(e)), F.normalize(e, dim=1)
+
+
+class FacesExport(nn.Module):
+    def __init__(self, m):
+        super().__init__()
+        self.m = m
+
+    def forward(self, x):
+        logits, emb = self.m(x)
+        return torch.softmax(logits, 1), emb
+
+
+# -- data ------------------------------------------------------------------------------
+def load_labels(data: Path):
+    """{set: {filename: [(value, box)]}} for train rows, split into train and dev by file."""
+    sets = {}
+    for folder in sorted(p for p in data.iterdir() if (p / "labels.csv").exists()):
+        files = defaultdict(list)
+        with open(folder / "labels.csv") as f:
+            for row in csv.DictReader(f):
+                if row["split"] != "train":
+                    continue
+                box = tuple(int(row[k]) for k in ("xmin", "ymin", "xmax", "ymax"))
+                files[row["filename"]].append((int(row["value"]), box))
+        sets[folder.name] = (folder, dict(files))
+    return sets
+
+
+def pip_box_to_die(boxes):
+    """matteop65 boxes surround the pips; estimate the whole top face from them."""
+    sides = [max(b[2] - b[0], b[3] - b[1]) * 1.45 for v, b in boxes if v != 1]
+    side = float(np.median(sides)) if sides else 60.0
+    out = []
+    for v, b in boxes:
+        cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
+        out.append((v, (cx - side / 2, cy - side / 2, cx + side / 2, cy + side / 2)))
+    return out
+
+
+def images(sets, names, dev: bool):
+    """(set name, image, labelled boxes) for the train photos of ``names`` in or out of dev."""
+    for name in names:
+        if name not in sets:
+            continue
+        folder, files = sets[name]
+        for fn, boxes in files.items():
+            img = cv2.imread(str(folder / fn)) if is_dev(fn) == dev else None
+            if img is not None:
+                yield name, img, boxes
+
+
+def real_photos(sets, dev: bool):
+    """(image, [(value, box, size_known)]) for whole photos with dice in them."""
+    photos = []
+    for name, img, boxes in images(sets, ("epanemu", "matteop65"), dev):
+        if name == "matteop65":
+            photos.append((img, [(v, b, False) for v, b in pip_box_to_die(boxes)]))
+        else:
+            photos.append((img, [(v, b, True) for v, b in boxes]))
+    return photos
+
+
+def real_crops(sets, dev: bool):
+    """(crop 48x48, class) from every labelled die, plus 'not a die' patches."""
+    rng = np.random.default_rng(7)
+    crops = []
+    for img, dice in real_photos(sets, dev):
+        for v, b, _ in dice:
+            for _ in range(2):
+                crops.append((R.crop_die(img, jitter(rng, b)), v - 1))
+        crops.extend((c, NOT_A_DIE) for c in negatives(rng, img, [b for _, b, _ in dice], 3))
+    for name, img, boxes in images(sets, ("chase_casino", "tomitomi3"), dev):
+        h, w = img.shape[:2]
+        # a tomitomi3 die fills about the central 40% of its picture; a chase crop is the die
+        k = 0.27 if name == "tomitomi3" else 0.0
+        b = (w * k, h * k, w * (1 - k), h * (1 - k))
+        for v, _ in boxes:
+            crops.append((R.crop_die(img, jitter(rng, b, 0.06)), v - 1))
+    return crops
+
+
+def jitter(rng, box, amount=0.1):
+    """A box as an imperfect detector might give it."""
+    x0, y0, x1, y1 = box
+    w, h = x1 - x0, y1 - y0
+    dx, dy = rng.uniform(-amount, amount, 2) * (w, h)
+    s = rng.uniform(1 - amount * 1.5, 1 + amount * 1.5)
+    cx, cy = (x0 + x1) / 2 + dx, (y0 + y1) / 2 + dy
+    return (cx - w * s / 2, cy - h * s / 2, cx + w * s / 2, cy + h * s / 2)
+
+
+def negatives(rng, img, boxes, count):
+    """Patches that are not a die: the table, the board, or only part of a die."""
+    h, w = img.shape[:2]
+    sizes = [max(b[2] - b[0], b[3] - b[1]) for b in boxes] or [60]
+    out = []
+    for _ in range(count * 10):
+        if len(out) == count:
+            break
+        s = float(rng.choice(sizes)) * rng.uniform(0.6, 1.5)
+        x, y = rng.uniform(0, max(1, w - s)), rng.uniform(0, max(1, h - s))
+        cand = (x, y, x + s, y + s)
+        cx, cy = x + s / 2, y + s / 2
+        # far enough from every die that no die centre is near the crop's centre
+        if all(
+            abs(cx - (b[0] + b[2]) / 2) > 0.6 * max(b[2] - b[0], s)
+            or abs(cy - (b[1] + b[3]) / 2) > 0.6 * max(b[3] - b[1], s)
+            for b in boxes
+        ):
+            out.append(R.crop_die(img, cand))
+    return out
+
+
+def synthetic_crops(rng, n):
+    crops = []
+    weights = ("pips",) * 5 + ("numeral",) * 2 + ("dot",) * 2
+    while len(crops) < n:
+        img, dice = render.scene(rng, 256, 256, kinds=weights)
+        for d in dice:
+            crops.append((R.crop_die(img, jitter(rng, d.box)), CLASSES.index(d.face.label)))
+        crops.extend((c, NOT_A_DIE) for c in negatives(rng, img, [d.box for d in dice], 2))
+    return crops
+
+
+def augment_crop(rng, crop):
+    c = crop
+    ang = rng.uniform(0, 360)
+    m = cv2.getRotationMatrix2D((R.CROP_SIZE / 2, R.CROP_SIZE / 2), ang, rng.uniform(0.9, 1.1))
+    c = cv2.warpAffine(c, m, (R.CROP_SIZE, R.CROP_SIZE), borderMode=cv2.BORDER_REFLECT)
+    c = c.astype(np.float32) * rng.uniform(0.6, 1.4) + rng.uniform(-30, 30)
+    c = c * rng.uniform(0.85, 1.15, 3)
+    if rng.random() < 0.1:
+        c = np.repeat(c.mean(2, keepdims=True), 3, 2)
+    if rng.random() < 0.2:
+        c = cv2.GaussianBlur(c, (0, 0), rng.uniform(0.5, 1.2))
+    return np.clip(c, 0, 255).astype(np.uint8)
+
+
+def synthetic_photos(rng, n):
+    photos = []
+    weights = ("pips",) * 6 + ("numeral",) * 2 + ("dot",) * 2
+    for _ in range(n):
+        img, dice = render.scene(rng, R.DETECT_SIZE, R.DETECT_SIZE, kinds=weights)
+        photos.append((img, [(0, d.box, True) for d in dice]))
+    return photos
+
+
+def detector_sample(rng, img, dice, crop=256):
+    """A random training crop from a letterboxed, rescaled photo, and its targets."""
+    boxed, scale = R.letterbox(img)
+    z = rng.uniform(0.7, 1.4)
+    if rng.random() < 0.5:
+        boxed = cv2.resize(boxed, None, fx=z, fy=z)
+    else:
+        z = 1.0
+    s = scale * z
+    boxes = [(np.array(b, np.float32) * s, known) for _, b, known in dice]
+    size = boxed.shape[0]
+    x0 = int(rng.integers(0, max(1, size - crop + 1)))
+    y0 = int(rng.integers(0, max(1, size - crop + 1)))
+    patch = np.full((crop, crop, 3), 114, np.uint8)
+    part = boxed[y0 : y0 + crop, x0 : x0 + crop]
+    patch[: part.shape[0], : part.shape[1]] = part
+    boxes = [(b - (x0, y0, x0, y0), k) for b, k in boxes]
+    k = int(rng.integers(4))
+    patch = np.ascontiguousarray(np.rot90(patch, k))
+    boxes = [(rot_box(b, k, crop), kn) for b, kn in boxes]
+    p = patch.astype(np.float32) * rng.uniform(0.7, 1.3) + rng.uniform(-25, 25)
+    patch = np.clip(p * rng.uniform(0.9, 1.1, 3), 0, 255).astype(np.uint8)
+    return patch, targets(boxes, crop)
+
+
+def rot_box(b, k, size):
+    x0, y0, x1, y1 = b
+    for _ in range(k):  # np.rot90 turns counter-clockwise: (x, y) -> (y, size - x)
+        x0, y0, x1, y1 = y0, size - x1, y1, size - x0
+    return np.array([x0, y0, x1, y1], np.float32)
+
+
+def targets(boxes, crop):
+    g = crop // R.STRIDE
+    heat = np.zeros((g, g), np.float32)
+    reg = np.zeros((4, g, g), np.float32)
+    mask = np.zeros((2, g, g), np.float32)  # size known, centre known
+    yy, xx = np.mgrid[0:g, 0:g].astype(np.float32)
+    for b, known in boxes:
+        cx, cy = (b[0] + b[2]) / 2 / R.STRIDE, (b[1] + b[3]) / 2 / R.STRIDE
+        if not (0 <= cx < g and 0 <= cy < g):
+            continue
+        w, h = (b[2] - b[0]) / R.STRIDE, (b[3] - b[1]) / R.STRIDE
+        sigma = max(0.7, min(w, h) / 6)
+        heat = np.maximum(
+            heat, np.exp(-((xx + 0.5 - cx) ** 2 + (yy + 0.5 - cy) ** 2) / (2 * sigma**2))
+        )
+        ix, iy = int(cx), int(cy)
+        heat[iy, ix] = 1.0
+        reg[:, iy, ix] = (
+            math.log(max(w, 0.5)),
+            math.log(max(h, 0.5)),
+            cx - ix - 0.5,
+            cy - iy - 0.5,
+        )
+        mask[1, iy, ix] = 1
+        mask[0, iy, ix] = 1 if known else 0
+    return heat, reg, mask
+
+
+def focal(pred, gt):
+    pred = pred.clamp(1e-4, 1 - 1e-4)
+    pos = gt.eq(1).float()
+    neg = 1 - pos
+    pos_loss = torch.log(pred) * (1 - pred) ** 2 * pos
+    neg_loss = torch.log(1 - pred) * pred**2 * (1 - gt) ** 4 * neg
+    n = pos.sum().clamp(min=1)
+    return -(pos_loss.sum() + neg_loss.sum()) / n
+
+
+# -- training --------------------------------------------------------------------------
+def train_detector(photos, steps, log, init=None):
+    rng = np.random.default_rng(1)
+    net = Detector()
+    if init is not None:
+        net.load_state_dict(torch.load(init))
+        log(f"detector: continuing from {init}")
+    opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps, pct_start=0.1)
+    net.train()
+    t0 = time.time()
+    for step in range(steps):
+        batch = [detector_sample(rng, *photos[int(rng.integers(len(photos)))]) for _ in range(16)]
+        x = torch.from_numpy(R.to_tensor(np.stack([b[0] for b in batch])))
+        heat = torch.from_numpy(np.stack([b[1][0] for b in batch]))[:, None]
+        reg = torch.from_numpy(np.stack([b[1][1] for b in batch]))
+        mask = torch.from_numpy(np.stack([b[1][2] for b in batch]))
+        out = net(x)
+        lh = focal(out[:, :1], heat)
+        ms, mc = mask[:, :1], mask[:, 1:]
+        lsize = (F.l1_loss(out[:, 1:3], reg[:, :2], reduction="none") * ms).sum() / ms.sum().clamp(
+            min=1
+        )
+        loff = (F.l1_loss(out[:, 3:5], reg[:, 2:], reduction="none") * mc).sum() / mc.sum().clamp(
+            min=1
+        )
+        loss = lh + 0.5 * lsize + loff
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        if step % 100 == 0:
+            log(
+                f"detector step {step}/{steps} loss {loss.item():.3f} (heat {lh.item():.3f}, size "
+                f"{lsize.item():.3f}) {time.time() - t0:.0f}s"
+            )
+    return net.eval()
+
+
+def train_faces(crops, steps, log):
+    rng = np.random.default_rng(2)
+    net = Faces(len(CLASSES))
+    opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps, pct_start=0.1)
+    by_class = defaultdict(list)
+    for i, (_, c) in enumerate(crops):
+        by_class[c].append(i)
+    classes = sorted(by_class)
+    net.train()
+    t0 = time.time()
+    for step in range(steps):
+        idx = [
+            int(rng.choice(by_class[classes[int(rng.integers(len(classes)))]])) for _ in range(64)
+        ]
+        x = torch.from_numpy(R.to_tensor(np.stack([augment_crop(rng, crops[i][0]) for i in idx])))
+        y = torch.tensor([crops[i][1] for i in idx])
+        logits, _ = net(x)
+        loss = F.cross_entropy(logits, y, label_smoothing=0.05)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        if step % 200 == 0:
+            acc = (logits.argmax(1) == y).float().mean().item()
+            log(
+                f"faces step {step}/{steps} loss {loss.item():.3f} acc {acc:.3f} "
+                f"{time.time() - t0:.0f}s"
+            )
+    return net.eval()
+
+
+def export(net, example, path, inputs, outputs, dynamic):
+    torch.onnx.export(
+        net,
+        example,
+        str(path),
+        input_names=inputs,
+        output_names=outputs,
+        dynamic_axes=dynamic,
+        opset_version=17,
+        dynamo=False,
+    )
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--data", type=Path, required=True, help="folder of labelled photo sets")
+    ap.add_argument("--out", type=Path, default=Path("models"))
+    ap.add_argument("--detector-steps", type=int, default=2500)
+    ap.add_argument("--faces-steps", type=int, default=3000)
+    ap.add_argument("--synthetic", type=int, default=1200, help="rendered scenes for the detector")
+    ap.add_argument("--only", choices=["detector", "faces"], help="train only one of the models")
+    ap.add_argument(
+        "--checkpoints",
+        type=Path,
+        default=Path("artifacts/model-checkpoints"),
+        help="where the PyTorch weights are kept (not shipped)",
+    )
+    ap.add_argument("--init-detector", type=Path, help="continue from these detector weights")
+    args = ap.parse_args()
+    torch.manual_seed(0)
+    torch.set_num_threads(max(1, torch.get_num_threads()))
+
+    def log(msg):
+        print(msg, flush=True)
+
+    sets = load_labels(args.data)
+    if not sets:
+        raise SystemExit(f"no labels.csv under {args.data}: pass the folder of photo sets")
+    args.out.mkdir(parents=True, exist_ok=True)
+    card_path = args.out / "dice.json"
+    card = json.loads(card_path.read_text()) if card_path.exists() else {}
+    card.update({"classes": CLASSES, "detect_size": R.DETECT_SIZE, "crop_size": R.CROP_SIZE})
+    rng = np.random.default_rng(0)
+    if args.only in (None, "detector"):
+        photos = real_photos(sets, dev=False) + synthetic_photos(rng, args.synthetic)
+        log(f"detector: {len(photos)} photos (real train + {args.synthetic} rendered)")
+        det = train_detector(photos, args.detector_steps, log, args.init_detector)
+        args.checkpoints.mkdir(parents=True, exist_ok=True)
+        torch.save(det.state_dict(), args.checkpoints / "detector.pt")
+        export(
+            det,
+            torch.zeros(1, 3, R.DETECT_SIZE, R.DETECT_SIZE),
+            args.out / "dice-detector.onnx",
+            ["image"],
+            ["out"],
+            None,
+        )
+    if args.only in (None, "faces"):
+        crops = real_crops(sets, dev=False) + synthetic_crops(rng, 20000)
+        log(f"faces: {len(crops)} crops")
+        faces = train_faces(crops, args.faces_steps, log)
+        args.checkpoints.mkdir(parents=True, exist_ok=True)
+        torch.save(faces.state_dict(), args.checkpoints / "faces.pt")
+        export(
+            FacesExport(faces),
+            torch.zeros(2, 3, R.CROP_SIZE, R.CROP_SIZE),
+            args.out / "dice-faces.onnx",
+            ["crops"],
+            ["probs", "embedding"],
+            {"crops": {0: "n"}, "probs": {0: "n"}, "embedding": {0: "n"}},
+        )
+    card.setdefault("min_confidence", 0.6)
+    card.setdefault("detect_threshold", 0.3)
+    card_path.write_text(json.dumps(card, indent=1) + "\n")
+    log(f"wrote models to {args.out}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,148 @@
+"""The dice reader with the shipped ONNX models, run by onnxruntime.
+
+Rendered dice (companion.vision.render, seeds fixed here) check every face class;
+golden real photos in tests/data/dice (see its CREDITS.md) check real pictures.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.vision import render
+from companion.vision.reader import DOT_VALUE, DiceReader
+
+pytestmark = pytest.mark.integration
+GOLDEN = Path(__file__).parents[1] / "data" / "dice"
+
+
+@pytest.fixture(scope="module")
+def reader():
+    return DiceReader()
+
+
+def single_die(seed: int, face: render.Face, size=(50, 70)) -> np.ndarray:
+    """One die on a 640x480 table, about as big as the device's camera sees one."""
+    rng = np.random.default_rng(seed)
+    img, dice = render.scene(rng, 480, 640, faces=[face], size_range=size)
+    assert len(dice) == 1
+    return img
+
+
+# Known gap, kept visible: the shipped classifier reads numeral faces unsure (or wrong);
+# it has not learned them from the rendered numerals alone. See models/README.md.
+NUMERALS_NOT_LEARNED = pytest.mark.xfail(
+    strict=True, reason="numerals are not yet learned by the shipped classifier"
+)
+FACES = (
+    [pytest.param(render.Face("pips", v), id=f"pips{v}") for v in range(1, 7)]
+    + [
+        pytest.param(render.Face("numeral", v), id=f"numeral{v}", marks=NUMERALS_NOT_LEARNED)
+        for v in range(1, 7)
+    ]
+    + [pytest.param(render.Face("dot", c), id=f"dot-{c}") for c in render.DOT_COLOURS]
+)
+
+
+def expected_value(face: render.Face) -> int:
+    return DOT_VALUE[face.value] if face.kind == "dot" else face.value
+
+
+@pytest.mark.parametrize("face", FACES)
+def test_every_face_class_is_read_from_rendered_dice(reader, face):
+    results = []
+    for seed in range(10):
+        dice = reader.read(single_die(1000 + seed, face))
+        results.append(dice[0].value if len(dice) == 1 else ("count", len(dice)))
+    right = sum(r == expected_value(face) for r in results)
+    wrong = [r for r in results if r not in (expected_value(face), None)]
+    assert right >= 8, results
+    assert len(wrong) <= 1, results
+
+
+def test_an_empty_table_has_no_dice(reader):
+    seen = 0
+    for seed in range(20):
+        rng = np.random.default_rng(500 + seed)
+        seen += len(
+            reader.read(render.finish(rng, render.lighting(rng, render.background(rng, 480, 640))))
+        )
+    assert seen <= 1
+
+
+def test_boxes_are_in_the_original_pixels_whatever_the_size(reader):
+    rng = np.random.default_rng(7)
+    img, dice = render.scene(
+        rng, 480, 640, faces=[render.Face("pips", v) for v in (2, 5, 6)], size_range=(56, 64)
+    )
+    small = reader.read(img)
+    big_img = cv2.resize(img, None, fx=6.25, fy=6.25, interpolation=cv2.INTER_CUBIC)  # 4000 px
+    big = reader.read(big_img)
+    assert sorted(d.value for d in small) == sorted(d.value for d in big) == [2, 5, 6]
+    for s, b in zip(
+        sorted(small, key=lambda d: d.box), sorted(big, key=lambda d: d.box), strict=True
+    ):
+        # the same die, mapped back to each picture's own pixels (within a fifth of its size)
+        assert np.allclose(np.array(b.box) / 6.25, s.box, atol=0.2 * (s.box[2] - s.box[0]))
+    for d in big:  # each box lies on a rendered die
+        cx, cy = (d.box[0] + d.box[2]) / 2 / 6.25, (d.box[1] + d.box[3]) / 2 / 6.25
+        assert min(np.hypot(cx - t.centre[0], cy - t.centre[1]) for t in dice) < 15
+
+
+def test_grey_and_turned_pictures_are_read(reader):
+    rng = np.random.default_rng(11)
+    img, _ = render.scene(
+        rng, 480, 640, faces=[render.Face("pips", v) for v in (1, 3, 4)], size_range=(56, 64)
+    )
+    grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    turned = cv2.rotate(img, cv2.ROTATE_90_CLOCKWISE)
+    assert sorted(d.value for d in reader.read(grey)) == [1, 3, 4]
+    found = reader.read(turned)
+    assert sorted(d.value for d in found) == [1, 3, 4]
+    assert all(d.box[2] <= 480 and d.box[3] <= 640 for d in found)  # the turned picture's size
+
+
+def test_a_die_below_the_threshold_is_unsure_never_guessed(reader):
+    img = single_die(3, render.Face("pips", 4))
+    strict = DiceReader(min_confidence=0.999999)
+    (die,) = strict.read(img)
+    assert die.value is None and die.face == "unsure" and die.confidence < 0.999999
+    (die,) = reader.read(img)
+    assert die.value == 4
+
+
+# Golden photos the shipped models read wrong today (a die missed or misread); kept as
+# strict expected failures so a better model must update this list.
+MISREAD = {
+    "epanemu-test_dice_181_jpg.jpg": "the 4 is read as a 1",
+    "epanemu-test_dice_219_jpg.jpg": "one die missed, the other unsure",
+    "matteop65-valid_valid_10.jpg": "a 2 is read as a 4",
+}
+
+
+def golden():
+    cases = json.loads((GOLDEN / "expected.json").read_text())
+    return [
+        pytest.param(
+            name,
+            case,
+            id=name,
+            marks=[pytest.mark.xfail(strict=True, reason=MISREAD[name])] if name in MISREAD else [],
+        )
+        for name, case in sorted(cases.items())
+    ]
+
+
+@pytest.mark.parametrize("name, case", golden())
+def test_golden_photos(reader, name, case):
+    img = cv2.imread(str(GOLDEN / name))
+    dice = reader.read(img)
+    assert Counter(d.value for d in dice) == Counter(case["values"])
+    for x0, y0, x1, y1 in case["boxes"]:  # each labelled die has a reported box on it
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        assert any(d.box[0] <= cx <= d.box[2] and d.box[1] <= cy <= d.box[3] for d in dice)
