@@ -89,4 +89,18 @@ def run(what: str, args) -> int:
         from companion.bench_web import bench_web
 
         print(json.dumps(bench_web(args.clients, args.actions), indent=2))
+    elif what == "vision":
+        from companion.errors import CompanionError
+        from companion.vision import evaluate
+
+        if not args.data:
+            raise CompanionError("pass --data with the folder of labelled dice photos, e.g. "
+                                 "--data ../shared/data/dice", code="vision/no-data")
+        if args.calibrate:
+            from companion.vision.reader import DiceReader, model_dir
+
+            found = evaluate.calibrate(DiceReader(), Path(args.data), model_dir() / "dice.json")
+            print(json.dumps(found, indent=2))
+            return 0
+        print(json.dumps(evaluate.bench_vision(Path(args.data), args.split), indent=2))
     return 0

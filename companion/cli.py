@@ -51,7 +51,10 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     data_dir = Path(args.data_dir or cfg.storage.data_dir).expanduser()
     database = data_dir / ("demo.db" if args.demo else "games.db")
     serve(args.host or cfg.web.host, args.port or cfg.web.port, database, demo=args.demo,
-          mdns=cfg.web.mdns and not args.no_mdns)
+          mdns=cfg.web.mdns and not args.no_mdns,
+          camera=args.camera or ("demo" if args.demo else cfg.camera.source),
+          min_confidence=cfg.vision.min_confidence or None,
+          custom=None if args.demo else _custom_die(args), gpio=cfg.gpio)
     return 0
 
 
@@ -59,6 +62,127 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     from companion.bench import run
 
     return run(args.what, args)
+
+
+def _custom_die(args: argparse.Namespace):
+    """The taught die named by --die (or the config), or None for standard dice."""
+    name = args.die if args.die is not None else args.cfg.vision.die
+    if not name:
+        return None
+    from companion.vision.reader import CustomDice
+    from companion.vision.teach import die_path
+
+    path = die_path(Path(args.cfg.storage.data_dir).expanduser(), name)
+    if not path.exists():
+        raise CompanionError(f"no taught die called {name!r} (looked for {path}); teach it with "
+                             f"`companion teach {name}`", code="vision/unknown-die")
+    return CustomDice.load(path)
+
+
+def _reader(args: argparse.Namespace):
+    from companion.vision.reader import DiceReader
+
+    conf = args.cfg.vision.min_confidence or None
+    return DiceReader(custom=_custom_die(args), min_confidence=conf)
+
+
+def _cmd_read(args: argparse.Namespace) -> int:
+    import cv2
+
+    from companion.vision.watch import draw
+
+    reader = _reader(args)
+    if args.annotate:
+        Path(args.annotate).mkdir(parents=True, exist_ok=True)
+    status = 0
+    for name in args.images:
+        img = cv2.imread(name, cv2.IMREAD_COLOR) if Path(name).is_file() else None
+        if img is None:
+            why = "no such file" if not Path(name).exists() else "not an image OpenCV can read"
+            print(f"companion: {name}: {why} (give JPEG or PNG files)", file=sys.stderr)
+            status = 2
+            continue
+        dice = reader.read(img)
+        if args.json:
+            print(json.dumps({"image": name, "dice": [d.to_json() for d in dice]}), flush=True)
+        else:
+            values = " ".join("?" if d.value is None else str(d.value) for d in dice)
+            print(f"{name}: {len(dice)} dice: {values}", flush=True)
+        if args.annotate:
+            cv2.imwrite(str(Path(args.annotate) / (Path(name).stem + ".png")), draw(img, dice))
+    return status
+
+
+def _cmd_watch(args: argparse.Namespace) -> int:
+    from companion.vision.camera import CameraSupervisor, open_camera
+    from companion.vision.settle import Settler
+    from companion.vision.watch import RollWatcher
+
+    spec = args.camera or args.cfg.camera.source
+    if spec == "none":
+        raise CompanionError("no camera: pass --camera (pi, usb:0, video:FILE, replay:DIR@FPS) "
+                             "or set [camera] source in the config", code="camera/none")
+    watcher = RollWatcher(CameraSupervisor(lambda: open_camera(spec)), _reader(args),
+                          Settler(expected=args.dice))
+    import time
+
+    frames, told = 0, ""
+    while args.frames is None or frames < args.frames:
+        frames += 1
+        event = watcher.step()
+        if watcher.status == "camera lost":
+            if watcher.camera.problem != told:
+                told = watcher.camera.problem
+                print(f"companion: {told}", file=sys.stderr, flush=True)
+            time.sleep(0.2)
+            continue
+        told = ""
+        if event is not None:
+            out = {"kind": event.kind, "values": list(event.values),
+                   "confidence": round(event.confidence, 3),
+                   "boxes": [list(b) for b in event.boxes]}
+            if event.message:
+                out["message"] = event.message
+            print(json.dumps(out), flush=True)
+    return 0
+
+
+def _cmd_teach(args: argparse.Namespace) -> int:
+    from companion.vision import teach
+    from companion.vision.camera import open_camera
+    from companion.vision.reader import DiceReader
+
+    path = teach.die_path(Path(args.cfg.storage.data_dir).expanduser(), args.name)
+    reader = DiceReader()
+    if args.shows:
+        shows = teach.shows_from_folder(Path(args.shows))
+    else:
+        if not args.faces:
+            raise CompanionError("name the faces to show with --faces (e.g. --faces "
+                                 "wood,stone,fish) or pass --shows DIR", code="vision/no-faces")
+        camera = open_camera(args.camera or args.cfg.camera.source)
+        try:
+            shows = teach.shows_from_camera(camera.read, args.faces.split(","), input)
+        finally:
+            camera.close()
+    die = teach.learn(reader, args.name, shows)
+    die.save(path)
+    print(f"taught die {args.name!r} with faces {', '.join(die.faces)}; saved to {path}")
+    print(f"read with it: companion read --die {args.name} IMAGE, or set [vision] die = "
+          f"\"{args.name}\" in the config")
+    return 0
+
+
+def _cmd_doctor(args: argparse.Namespace) -> int:
+    from companion import doctor
+
+    checks = doctor.run(args.cfg, camera=args.camera)
+    print(f"config: {args.cfg.source}")
+    for c in checks:
+        print(c.line())
+    failed = [c.name for c in checks if c.level == "FAIL"]
+    print("all checks passed" if not failed else f"failed: {', '.join(failed)}")
+    return 1 if failed else 0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -81,10 +205,42 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--port", type=int, help="port (default from config: 8000)")
     p.add_argument("--data-dir", help="where the games database lives (default from config)")
     p.add_argument("--no-mdns", action="store_true", help="do not advertise over mDNS")
-    p.set_defaults(func=_cmd_serve)
+    p.add_argument("--camera", help="pi, usb:N, video:FILE, replay:DIR[@FPS] or none "
+                   "(default from config; with --demo the demo's replayed rolls)")
+    p.set_defaults(func=_cmd_serve, die=None)
 
-    p = sub.add_parser("bench", help="measure speed (engine, web)")
-    p.add_argument("what", choices=["engine", "web"], help="what to measure")
+    p = sub.add_parser("read", help="read the dice in still images")
+    p.add_argument("images", nargs="+", metavar="IMAGE", help="JPEG or PNG files")
+    p.add_argument("--json", action="store_true", help="one JSON object per image and line")
+    p.add_argument("--annotate", metavar="DIR", help="write each image with the dice drawn on it")
+    p.add_argument("--die", help="a custom die taught with `companion teach` (default: config)")
+    p.set_defaults(func=_cmd_read)
+
+    p = sub.add_parser("watch", help="print roll events from a live or replayed camera")
+    p.add_argument("--camera", help="pi, usb:N, video:FILE or replay:DIR[@FPS] (default: config)")
+    p.add_argument("--dice", type=int, help="how many dice a roll has (say so when it differs)")
+    p.add_argument("--frames", type=int, help="stop after this many frames")
+    p.add_argument("--die", help="a custom die taught with `companion teach` (default: config)")
+    p.set_defaults(func=_cmd_watch)
+
+    p = sub.add_parser("teach", help="learn a custom die from a few shows of each face")
+    p.add_argument("name", help="a name for the die, e.g. commerce")
+    p.add_argument("--shows", metavar="DIR", help="DIR/<face>/*.jpg: pictures of each face up")
+    p.add_argument("--faces", help="with the camera: the face names, comma-separated")
+    p.add_argument("--camera", help="camera to show the faces to (default: config)")
+    p.set_defaults(func=_cmd_teach)
+
+    p = sub.add_parser("doctor", help="check camera, pins, models, storage, port, disk and clock")
+    p.add_argument("--camera", help="check this camera instead of the configured one")
+    p.set_defaults(func=_cmd_doctor)
+
+    p = sub.add_parser("bench", help="measure speed and accuracy (engine, web, vision)")
+    p.add_argument("what", choices=["engine", "web", "vision"], help="what to measure")
+    p.add_argument("--data", help="vision: folder of labelled photo sets (../shared/data/dice)")
+    p.add_argument("--split", default="heldout", choices=["heldout", "dev"],
+                   help="vision: which photos to read (dev = the train photos kept aside)")
+    p.add_argument("--calibrate", action="store_true",
+                   help="vision: choose the thresholds on the dev split and save them")
     p.add_argument("--repeat", type=int, default=2000, help="engine: timed repetitions")
     p.add_argument("--clients", type=int, default=12, help="web: live pages connected")
     p.add_argument("--actions", type=int, default=200, help="web: actions sent")

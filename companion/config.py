@@ -50,14 +50,44 @@ class LogConfig:
 
 
 @dataclass(frozen=True)
+class CameraConfig:
+    # "pi", "usb:N", "video:FILE", "replay:DIR[@FPS]", or "none" (dice entered by hand)
+    source: str = "none"
+
+
+@dataclass(frozen=True)
+class VisionConfig:
+    die: str = ""  # a custom die taught with `companion teach NAME`; "" for standard dice
+    min_confidence: float = 0.0  # 0 uses the model card's threshold
+
+
+@dataclass(frozen=True)
+class GpioConfig:
+    # BCM pin numbers; 0 means not fitted. See hardware/README.md.
+    button: int = 17
+    led_ready: int = 5
+    led_reading: int = 6
+    led_attention: int = 13
+    led_error: int = 19
+    buzzer: int = 0
+    hold_seconds: float = 2.0  # hold the button this long to undo
+    bounce_seconds: float = 0.05
+    mock: bool = False  # use gpiozero's MockFactory (no hardware; the demo and tests)
+
+
+@dataclass(frozen=True)
 class Config:
     storage: StorageConfig = field(default_factory=StorageConfig)
     web: WebConfig = field(default_factory=WebConfig)
     log: LogConfig = field(default_factory=LogConfig)
+    camera: CameraConfig = field(default_factory=CameraConfig)
+    vision: VisionConfig = field(default_factory=VisionConfig)
+    gpio: GpioConfig = field(default_factory=GpioConfig)
     source: str = "defaults"  # where this configuration came from
 
 
-_SECTIONS = {"storage": StorageConfig, "web": WebConfig, "log": LogConfig}
+_SECTIONS = {"storage": StorageConfig, "web": WebConfig, "log": LogConfig,
+             "camera": CameraConfig, "vision": VisionConfig, "gpio": GpioConfig}
 
 
 def _section(name: str, cls: type, values: Any, where: str):
@@ -71,6 +101,9 @@ def _section(name: str, cls: type, values: Any, where: str):
                 f"{where}: [{name}] has no setting {key!r}; known: {', '.join(sorted(known))}"
             )
         expected = type(getattr(defaults, key))
+        if expected is float and isinstance(value, int) and not isinstance(value, bool):
+            values = {**values, key: float(value)}
+            continue
         if not isinstance(value, expected) or isinstance(value, bool) != (expected is bool):
             raise ConfigError(
                 f"{where}: [{name}] {key} must be a {expected.__name__}, not {value!r}"
@@ -91,6 +124,16 @@ def parse(data: dict, where: str = "config") -> Config:
     config = Config(**parts, source=where)
     if not 0 < config.web.port < 65536:
         raise ConfigError(f"{where}: [web] port must be 1 to 65535, not {config.web.port}")
+    pins = [v for k, v in vars(config.gpio).items() if isinstance(v, int) and
+            not isinstance(v, bool) and v]
+    for k, v in vars(config.gpio).items():
+        if isinstance(v, int) and not isinstance(v, bool) and not (v == 0 or 2 <= v <= 27):
+            raise ConfigError(f"{where}: [gpio] {k} must be a BCM pin 2 to 27 (or 0 for none), "
+                              f"not {v}")
+    if len(pins) != len(set(pins)):
+        raise ConfigError(f"{where}: [gpio] two parts share a pin: {pins}; give each its own")
+    if not 0 <= config.vision.min_confidence < 1:
+        raise ConfigError(f"{where}: [vision] min_confidence must be from 0 to below 1")
     return config
 
 

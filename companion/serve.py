@@ -50,8 +50,71 @@ def print_qr(url: str) -> None:
     segno.make(url, error="m").terminal(compact=True, border=2)
 
 
-def serve(host: str, port: int, database: Path, *, demo: bool = False,
-          mdns: bool = True) -> None:
+def start_device(hub, camera: str, database: Path, *, demo: bool = False,
+                 min_confidence: float | None = None, custom=None):
+    """The camera's rolls feeding ``hub``'s active game (a Device; started)."""
+    from companion.device import Device
+
+    if camera == "none":
+        return Device(hub)
+    from companion.vision.camera import CameraSupervisor, open_camera
+    from companion.vision.reader import DiceReader
+    from companion.vision.watch import RollWatcher
+
+    if camera == "demo":
+        from companion.demo import open_demo_camera
+
+        def wants_roll() -> bool:
+            game_id = hub.active_game()
+            return game_id is not None and hub.session(game_id).dice() is not None
+
+        folder = database.parent / "demo-camera"
+        supervisor = CameraSupervisor(lambda: open_demo_camera(folder, wants_roll))
+    else:
+        supervisor = CameraSupervisor(lambda: open_camera(camera))
+    reader = DiceReader(min_confidence=min_confidence, custom=custom)
+
+    def expected() -> int | None:
+        game_id = hub.active_game()
+        spec = hub.session(game_id).dice() if game_id else None
+        return spec.count if spec is not None else 5 if demo else None
+
+    device = Device(hub, RollWatcher(supervisor, reader, expected=expected))
+    device.start()
+    return device
+
+
+def start_panel(device, gpio, *, mock: bool = False):
+    """The button and LEDs driven by ``device`` (mock pins off the Pi, or when asked)."""
+    from companion.panel import Panel, pin_factory
+
+    panel = Panel(gpio, device.press, device.hold, pin_factory(mock or gpio.mock))
+    device.listeners.append(lambda d: panel.show(d.state))
+    device.accepted.append(panel.chirp)
+    panel.show(device.state)
+    return panel
+
+
+def terminal_button(device) -> None:
+    """Off the Pi: Enter in the terminal is the button, "u" then Enter holds it (undo)."""
+    import sys
+    import threading
+
+    if not sys.stdin or not sys.stdin.isatty():
+        return
+
+    def loop():
+        for line in sys.stdin:
+            (device.hold if line.strip().lower() == "u" else device.press)()
+
+    threading.Thread(target=loop, name="companion-terminal-button", daemon=True).start()
+    print("  button: press Enter here to advance the round, or type u and Enter to undo",
+          flush=True)
+
+
+def serve(host: str, port: int, database: Path, *, demo: bool = False, mdns: bool = True,
+          camera: str = "none", min_confidence: float | None = None, custom=None,
+          gpio=None) -> None:
     from waitress import serve as waitress_serve
 
     from companion.mdns import advertise
@@ -62,9 +125,11 @@ def serve(host: str, port: int, database: Path, *, demo: bool = False,
     # Phones often cannot resolve .local names: the join link carries the IP address.
     app = create_app({"DATABASE": str(database), "DEMO": demo,
                       "JOIN_BASE": urls[0].rstrip("/")}, store=store)
+    hub = app.extensions["companion.hub"]
     join = urls[0]
     if demo:
         game_id = ensure_demo_game(store)
+        hub.set_active(game_id)
         urls = [f"{u}table/{game_id}" for u in urls]
         join = f"{join}play/{game_id}"
     print(f"Table Companion is serving on {host}:{port} (games in {database})")
@@ -76,7 +141,17 @@ def serve(host: str, port: int, database: Path, *, demo: bool = False,
     ips = [u.split("//")[1].split(":")[0] for u in urls]
     withdraw = advertise(port, [ip for ip in ips if not ip.startswith("127.")] or ips) \
         if mdns else (lambda: None)
+    device = start_device(hub, camera, database, demo=demo, min_confidence=min_confidence,
+                          custom=custom)
+    print(f"  camera: {'the demo replay of rolled dice' if camera == 'demo' else camera}",
+          flush=True)
+    from companion.config import GpioConfig
+
+    panel = start_panel(device, gpio or GpioConfig(), mock=demo)
+    terminal_button(device)
     try:
         waitress_serve(app, host=host, port=port, threads=THREADS, ident="companion")
     finally:
+        device.stop()
+        panel.close()
         withdraw()

@@ -41,3 +41,35 @@ def test_bad_settings_are_named(tmp_path, text, message):
 def test_a_missing_named_file_is_an_error(tmp_path):
     with pytest.raises(ConfigError, match="does not exist"):
         config.load(tmp_path / "nope.toml")
+
+
+def test_the_example_config_is_the_defaults():
+    from pathlib import Path
+
+    example = Path(__file__).parents[2] / "deploy" / "config.example.toml"
+    parsed = config.parse(__import__("tomllib").loads(example.read_text()), "example")
+    defaults = config.Config()
+    assert parsed.camera == defaults.camera and parsed.gpio == defaults.gpio
+    assert parsed.vision == defaults.vision and parsed.web == defaults.web
+
+
+@pytest.mark.parametrize("text, message", [
+    ("[gpio]\nbutton = 40", "[gpio] button must be a BCM pin 2 to 27"),
+    ("[gpio]\nled_ready = 17", "two parts share a pin"),
+    ("[gpio]\nhold_seconds = \"2\"", "[gpio] hold_seconds must be a float"),
+    ("[vision]\nmin_confidence = 1.5", "[vision] min_confidence must be from 0 to below 1"),
+    ("[camera]\nsorce = \"pi\"", "[camera] has no setting 'sorce'"),
+])
+def test_bad_device_settings_are_named(tmp_path, text, message):
+    path = tmp_path / "c.toml"
+    path.write_text(text)
+    with pytest.raises(ConfigError) as err:
+        config.load(path)
+    assert message in str(err.value)
+
+
+def test_whole_seconds_are_accepted_for_times(tmp_path):
+    path = tmp_path / "c.toml"
+    path.write_text("[gpio]\nhold_seconds = 3\nbuzzer = 26\n")
+    cfg = config.load(path)
+    assert cfg.gpio.hold_seconds == 3.0 and cfg.gpio.buzzer == 26

@@ -1,0 +1,85 @@
+"""The embedded demo: a replayed camera showing dice being rolled, for `make run`.
+
+The frames are drawn once by the dice renderer (companion.vision.render) and kept
+as JPEG files in the data folder, then replayed like a folder of camera frames. Like
+dice on a real table, the replay holds still on the last roll until the game wants a
+new one; then a hand sweeps in, the dice tumble and come to rest on the next roll.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.vision.camera import CameraError, ReplayCamera
+
+log = logging.getLogger(__name__)
+
+# Five tribe dice per roll; the fourth shows Healers three times (a reroll is allowed).
+ROLLS = [
+    [1, 2, 3, 4, 5],
+    [6, 1, 2, 2, 4],
+    [3, 5, 6, 1, 3],
+    [5, 5, 2, 5, 6],
+    [2, 4, 6, 3, 1],
+    [4, 1, 5, 6, 2],
+]
+FRAMES_PER_ROLL = 4 + 3 + 12  # hand, tumbling, at rest (see render.roll_sequence)
+VERSION = 1
+
+
+def demo_frames(folder: Path) -> Path:
+    """The demo's camera frames in ``folder``, drawn the first time."""
+    stamp = folder / "frames.json"
+    want = {"version": VERSION, "rolls": ROLLS}
+    if stamp.exists() and json.loads(stamp.read_text()) == want:
+        return folder
+    from companion.vision.render import roll_sequence
+
+    folder.mkdir(parents=True, exist_ok=True)
+    log.info("drawing the demo camera's frames in %s (once)", folder)
+    for i, frame in enumerate(roll_sequence(2024, ROLLS)):
+        cv2.imwrite(str(folder / f"frame-{i:04d}.jpg"), frame, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    stamp.write_text(json.dumps(want))
+    return folder
+
+
+class DemoCamera:
+    """Replays the demo frames; between rolls it holds still until ``wants_roll()``."""
+
+    def __init__(self, folder: Path, wants_roll: Callable[[], bool], fps: float = 6.0):
+        self._replay = ReplayCamera(folder, fps=fps, loop=True)
+        self.name = f"demo:{folder}"
+        self.wants_roll = wants_roll
+        self._held: np.ndarray | None = None
+        self._in_roll = 0  # frames into the current roll
+
+    def read(self) -> np.ndarray:
+        if self._held is not None and not self.wants_roll():
+            self._replay._pace()
+            return self._held
+        frame = self._replay.read()
+        self._in_roll += 1
+        if self._in_roll == FRAMES_PER_ROLL:  # at rest on this roll: hold it
+            self._in_roll = 0
+            self._held = frame
+        else:
+            self._held = None
+        return frame
+
+    def close(self) -> None:
+        self._replay.close()
+
+
+def open_demo_camera(folder: Path, wants_roll: Callable[[], bool]) -> DemoCamera:
+    try:
+        return DemoCamera(demo_frames(folder), wants_roll)
+    except OSError as exc:
+        raise CameraError(
+            f"cannot draw the demo frames in {folder}: {exc}", code="camera/missing"
+        ) from exc

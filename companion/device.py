@@ -1,0 +1,181 @@
+"""The device: the camera's rolls (and, on a Pi, the button) feeding the games.
+
+A ``Device`` runs beside the web server. Each settled roll from the ``RollWatcher``
+enters the active game as a chance action, ``DiceRolled(values, source="camera",
+confidence)`` (or the reroll, when that is what the game allows now). A roll the
+camera was unsure of, or with the wrong number of dice, is not entered: it waits
+as ``pending`` for a person to confirm or correct it on the table page or a phone.
+
+``state`` is what the table page shows: "no camera", "waiting for a roll",
+"reading", "needs confirmation", "camera lost", with ``message`` saying more.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from companion.engine.game import DiceRolled
+from companion.errors import CompanionError
+from companion.vision.settle import Settled
+from companion.web.hub import Hub
+
+log = logging.getLogger(__name__)
+
+
+class Device:
+    def __init__(self, hub: Hub, watcher=None):
+        self.hub, self.watcher = hub, watcher
+        self.state = "no camera" if watcher is None else "waiting for a roll"
+        self.message = "" if watcher is not None else "enter rolls by hand"
+        self.pending: dict | None = None
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.listeners: list[Callable[[Device], None]] = []  # called on every change
+        self.accepted: list[Callable[[], None]] = []  # called when a camera roll is entered
+        hub.device = self
+        hub.on_action.append(self._game_moved)
+
+    # -- what the pages see ------------------------------------------------------------
+    def to_json(self) -> dict:
+        return {"state": self.state, "message": self.message, "pending": self.pending}
+
+    def _set(self, state: str, message: str = "", pending: Any = ...) -> None:
+        if pending is not ...:
+            self.pending = pending
+        if (state, message) == (self.state, self.message) and pending is ...:
+            return
+        self.state, self.message = state, message
+        log.info("device: %s%s", state, f" ({message})" if message else "")
+        self.hub.announce_device(self.to_json())
+        for fn in self.listeners:
+            fn(self)
+
+    def _game_moved(self, game_id: str) -> None:
+        """Any accepted roll settles what was pending."""
+        if self.pending is not None and self.pending.get("game_id") == game_id:
+            s = self.hub.session(game_id)
+            if s.dice() is None:
+                self._set(
+                    "waiting for a roll" if self.watcher else "no camera",
+                    "" if self.watcher else "enter rolls by hand",
+                    pending=None,
+                )
+
+    # -- rolls -------------------------------------------------------------------------
+    def roll_action(self, game_id: str, values: tuple, confidence: float, source: str = "camera"):
+        """The action a roll of ``values`` is for the game now, or None if none is expected."""
+        s = self.hub.session(game_id)
+        spec = s.dice()
+        if spec is not None:
+            return DiceRolled(tuple(values), source=source, confidence=round(confidence, 3))
+        view = s.game.player_view(s.state, None)
+        if isinstance(view, dict) and view.get("reroll_allowed"):
+            from companion.games.first_island.state import Reroll
+
+            return Reroll(tuple(values), source=source, confidence=round(confidence, 3))
+        return None
+
+    def on_settled(self, event: Settled) -> None:
+        game_id = self.hub.active_game()
+        if game_id is None:
+            self._set("waiting for a roll", "no game is open: start one in the lobby")
+            return
+        s = self.hub.session(game_id)
+        spec = s.dice()
+        faces = spec.faces if spec is not None else {}
+        names = {str(v).lower(): k for k, v in faces.items()}  # taught faces named as the game's
+        values = tuple(
+            names.get(str(v).lower(), v) if isinstance(v, str) else v for v in event.values
+        )
+        if event.kind == "roll":
+            action = self.roll_action(game_id, values, event.confidence)
+            if action is None:
+                self._set(
+                    "waiting for a roll", "dice moved, but the game is not waiting for a roll"
+                )
+                return
+            try:
+                s.act(action)
+            except CompanionError as exc:
+                self._set(
+                    "needs confirmation",
+                    f"the camera read {list(values)}: {exc.message}",
+                    pending={"game_id": game_id, "values": list(values)},
+                )
+                return
+            self._set("waiting for a roll", f"read {' '.join(map(str, values))}", pending=None)
+            for fn in self.accepted:
+                fn()
+            return
+        if spec is None and self.roll_action(game_id, values, 0) is None:
+            return  # no roll wanted: nothing to confirm
+        self._set(
+            "needs confirmation",
+            event.message,
+            pending={"game_id": game_id, "values": list(values)},
+        )
+
+    # -- the button --------------------------------------------------------------------
+    def press(self) -> None:
+        """The button: advance the round of the active game (as the table page's button)."""
+        self._button(lambda s: s.act({"type": "advance"}), "advanced")
+
+    def hold(self) -> None:
+        """The button held: undo the last action of the active game."""
+        self._button(lambda s: s.undo(), "undid the last action")
+
+    def _button(self, do: Callable, done: str) -> None:
+        game_id = self.hub.active_game()
+        if game_id is None:
+            self._set(self.state, "button: no game is open; start one in the lobby")
+            return
+        try:
+            do(self.hub.session(game_id))
+        except CompanionError as exc:
+            self._set(self.state, f"button: {exc.message}")
+            return
+        self._set(self.state, f"button: {done}")
+
+    # -- the loop ----------------------------------------------------------------------
+    def step(self) -> None:
+        """One camera frame (the loop calls this; tests call it directly)."""
+        event = self.watcher.step()
+        if self.watcher.status == "camera lost":
+            problem = self.watcher.camera.problem or "the camera gives no frames"
+            self._set("camera lost", f"{problem} Dice can be entered by hand meanwhile.")
+            return
+        if self.state == "camera lost" or (
+            self.state == "reading" and self.watcher.status != "reading"
+        ):
+            self._set("waiting for a roll")
+        if self.watcher.status == "reading" and self.state != "needs confirmation":
+            self._set("reading")
+        if event is not None:
+            self.on_settled(event)
+
+    def start(self) -> None:
+        if self.watcher is None:
+            return
+
+        def loop():
+            while not self._stop.is_set():
+                try:
+                    self.step()
+                except Exception:  # keep the device running whatever one frame did
+                    log.exception("device: a frame failed")
+                    self._stop.wait(1.0)
+                if self.watcher.status == "camera lost":
+                    self._stop.wait(0.5)
+
+        self._thread = threading.Thread(target=loop, name="companion-camera", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+        if self.watcher is not None:
+            self.watcher.camera.close()

@@ -1,0 +1,189 @@
+"""``companion doctor``: check everything the device needs, and say what to do about each fault.
+
+Each check answers ok, warn or FAIL with a line of advice. The exit status is 1
+when any check fails, so the install script and a person at a terminal can both
+rely on it.
+"""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import sqlite3
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from companion.config import Config
+
+MIN_FREE_MB = 200
+
+
+@dataclass(frozen=True)
+class Check:
+    name: str
+    level: str  # "ok" | "warn" | "FAIL"
+    detail: str
+    fix: str = ""
+
+    def line(self) -> str:
+        return f"{self.level:<4} {self.name}: {self.detail}" + (
+            f"\n       -> {self.fix}" if self.fix else ""
+        )
+
+
+def check_camera(spec: str, opener: Callable | None = None) -> Check:
+    from companion.vision.camera import CameraError, open_camera
+
+    if spec == "none":
+        return Check(
+            "camera",
+            "warn",
+            "no camera configured: rolls are entered by hand",
+            'set [camera] source = "pi" (or usb:0) in /etc/companion/config.toml',
+        )
+    if spec == "pi":
+        try:
+            import picamera2  # noqa: F401
+        except ImportError:
+            return Check(
+                "camera",
+                "FAIL",
+                "picamera2 is not importable",
+                "sudo apt install python3-picamera2, and make the virtual environment "
+                "with --system-site-packages (deploy/install.sh does both)",
+            )
+    try:
+        camera = (opener or open_camera)(spec)
+        try:
+            frame = camera.read()
+        finally:
+            camera.close()
+    except CameraError as exc:
+        fix = {
+            "camera/busy": "stop the other program (sudo systemctl stop companion, or close "
+            "libcamera-hello/rpicam-hello), then run doctor again",
+            "camera/missing": "check the ribbon cable (contacts facing the board), that the "
+            "camera is enabled, and `rpicam-hello --list-cameras`",
+        }
+        return Check("camera", "FAIL", exc.message, fix.get(exc.code, "check [camera] source"))
+    h, w = frame.shape[:2]
+    return Check("camera", "ok", f"{spec} gives {w}x{h} frames")
+
+
+def check_pins(mock: bool) -> Check:
+    from companion.panel import pin_factory
+
+    factory = pin_factory(mock)
+    name = type(factory).__name__
+    if name == "MockFactory":
+        level = "ok" if mock else "warn"
+        return Check(
+            "pins",
+            level,
+            "gpiozero's mock pins (no button or LEDs wired)",
+            ""
+            if mock
+            else "on a Pi: sudo apt install python3-lgpio, and run as a user in the gpio group",
+        )
+    if name == "RPiGPIOFactory":
+        return Check(
+            "pins",
+            "warn",
+            "RPi.GPIO pin factory: it misses button edges on Pi 5",
+            "sudo apt install python3-lgpio so gpiozero picks lgpio",
+        )
+    return Check("pins", "ok", f"gpiozero pin factory {name}")
+
+
+def check_models() -> Check:
+    import numpy as np
+
+    from companion.errors import CompanionError
+    from companion.vision.reader import DiceReader
+
+    try:
+        reader = DiceReader()
+        t0 = time.perf_counter()
+        reader.read(np.full((480, 640, 3), 128, np.uint8))
+        ms = (time.perf_counter() - t0) * 1000
+    except (CompanionError, ImportError, OSError) as exc:
+        return Check(
+            "models",
+            "FAIL",
+            f"the dice models do not load: {exc}",
+            "reinstall the package (pip install --force-reinstall table-companion)",
+        )
+    return Check("models", "ok", f"dice models load and read a blank frame in {ms:.0f} ms")
+
+
+def check_data(data_dir: Path) -> list[Check]:
+    try:
+        data_dir.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=data_dir):
+            pass
+        con = sqlite3.connect(data_dir / "games.db")
+        con.execute("PRAGMA quick_check").fetchone()
+        con.close()
+    except (OSError, sqlite3.Error) as exc:
+        return [
+            Check(
+                "data",
+                "FAIL",
+                f"{data_dir} is not writable: {exc}",
+                f"sudo chown -R companion: {data_dir} (or set [storage] data_dir)",
+            )
+        ]
+    free = shutil.disk_usage(data_dir).free // 2**20
+    disk = (
+        Check("disk", "ok", f"{free} MB free")
+        if free >= MIN_FREE_MB
+        else Check(
+            "disk",
+            "FAIL",
+            f"only {free} MB free on {data_dir}",
+            "free some space (old logs: sudo journalctl --vacuum-size=50M)",
+        )
+    )
+    return [Check("data", "ok", f"{data_dir} is writable and games.db opens"), disk]
+
+
+def check_port(host: str, port: int) -> Check:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        try:
+            s.bind((host, port))
+        except OSError as exc:
+            return Check(
+                "port",
+                "warn",
+                f"{host}:{port} is in use ({exc.strerror})",
+                "fine if the companion service is running (systemctl status companion); "
+                "otherwise set [web] port",
+            )
+    return Check("port", "ok", f"{host}:{port} is free")
+
+
+def check_clock(now: float | None = None) -> Check:
+    year = time.gmtime(now if now is not None else time.time()).tm_year
+    if year < 2025:
+        return Check(
+            "clock",
+            "FAIL",
+            f"the clock says {year}",
+            "connect the Pi to a network once so it sets its clock (timedatectl)",
+        )
+    return Check("clock", "ok", time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(now)))
+
+
+def run(cfg: Config, camera: str | None = None) -> list[Check]:
+    data_dir = Path(cfg.storage.data_dir).expanduser()
+    return [
+        check_camera(camera or cfg.camera.source),
+        check_pins(cfg.gpio.mock),
+        check_models(),
+        *check_data(data_dir),
+        check_port(cfg.web.host, cfg.web.port),
+        check_clock(),
+    ]

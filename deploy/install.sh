@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# Install, upgrade or remove Table Companion on Raspberry Pi OS (Bookworm or later;
+# Pi 4, Pi 5, Pi Zero 2 W).
+#
+#   sudo deploy/install.sh               install, or upgrade in place (keeps data and config)
+#   sudo deploy/install.sh --uninstall   remove the service and the program; keep games and config
+#   sudo deploy/install.sh --uninstall --purge   also delete the games, the config and the user
+#
+# Run it from a clone of the repository (or pass --source WHEEL_OR_DIR). It is idempotent:
+# running it again upgrades the package and restarts the service.
+#
+# For testing off a Pi, COMPANION_ROOT puts every path under another directory and
+# SKIP_APT=1 / SKIP_SYSTEMD=1 / SKIP_USER=1 skip the steps that need a real system.
+set -euo pipefail
+
+ROOT="${COMPANION_ROOT:-}"
+PREFIX="$ROOT/opt/companion"
+DATA="$ROOT/var/lib/companion"
+CONFIG_DIR="$ROOT/etc/companion"
+UNIT="$ROOT/etc/systemd/system/companion.service"
+SERVICE_USER=companion
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+SOURCE="$(dirname "$HERE")"
+UNINSTALL=0
+PURGE=0
+
+say() { printf '==> %s\n' "$*"; }
+die() { printf 'install.sh: %s\n' "$*" >&2; exit 1; }
+
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --uninstall) UNINSTALL=1 ;;
+        --purge) PURGE=1 ;;
+        --source) shift; SOURCE="${1:?--source needs a wheel or a directory}" ;;
+        -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+        *) die "unknown option $1 (see --help)" ;;
+    esac
+    shift
+done
+
+if [ -z "$ROOT" ] && [ "$(id -u)" -ne 0 ]; then
+    die "run me as root: sudo $0 $*"
+fi
+
+systemd_on() { [ "${SKIP_SYSTEMD:-0}" != 1 ] && command -v systemctl >/dev/null; }
+
+if [ "$UNINSTALL" = 1 ]; then
+    if systemd_on; then
+        systemctl disable --now companion.service 2>/dev/null || true
+    fi
+    rm -f "$UNIT"
+    if systemd_on; then systemctl daemon-reload; fi
+    rm -rf "$PREFIX"
+    say "removed the service and $PREFIX"
+    if [ "$PURGE" = 1 ]; then
+        rm -rf "$DATA" "$CONFIG_DIR"
+        if [ "${SKIP_USER:-0}" != 1 ] && id "$SERVICE_USER" >/dev/null 2>&1; then
+            userdel "$SERVICE_USER"
+        fi
+        say "purged the games in $DATA, the config in $CONFIG_DIR and the $SERVICE_USER user"
+    else
+        say "kept the games in $DATA and the config in $CONFIG_DIR (--purge deletes them)"
+    fi
+    exit 0
+fi
+
+if [ -r /etc/os-release ]; then
+    # shellcheck disable=SC1091
+    . /etc/os-release
+    case "${VERSION_CODENAME:-}" in
+        bookworm|trixie|forky) ;;
+        *) say "warning: tested on Raspberry Pi OS Bookworm and later, this is ${PRETTY_NAME:-unknown}" ;;
+    esac
+fi
+
+if [ "${SKIP_APT:-0}" != 1 ]; then
+    say "installing system packages (picamera2, lgpio, venv)"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+        python3-venv python3-pip python3-picamera2 python3-lgpio
+fi
+
+if [ "${SKIP_USER:-0}" != 1 ]; then
+    if ! id "$SERVICE_USER" >/dev/null 2>&1; then
+        say "creating the $SERVICE_USER user"
+        useradd --system --home-dir /var/lib/companion --shell /usr/sbin/nologin "$SERVICE_USER"
+    fi
+    for group in gpio video; do
+        if getent group "$group" >/dev/null; then usermod -aG "$group" "$SERVICE_USER"; fi
+    done
+fi
+
+say "installing the program in $PREFIX"
+mkdir -p "$PREFIX"
+if [ ! -x "$PREFIX/venv/bin/python" ]; then
+    # --system-site-packages: picamera2 and lgpio come from apt, not from pip
+    python3 -m venv --system-site-packages "$PREFIX/venv"
+fi
+"$PREFIX/venv/bin/pip" install --quiet --upgrade "$SOURCE"
+if [ -f "$SOURCE/README.md" ]; then cp "$SOURCE/README.md" "$PREFIX/README.md"; fi
+
+mkdir -p "$DATA"
+if [ "${SKIP_USER:-0}" != 1 ]; then chown "$SERVICE_USER:$SERVICE_USER" "$DATA"; fi
+chmod 750 "$DATA"
+
+mkdir -p "$CONFIG_DIR"
+if [ ! -f "$CONFIG_DIR/config.toml" ]; then
+    say "writing $CONFIG_DIR/config.toml (edit it, then: sudo systemctl restart companion)"
+    sed -e "s|^# data_dir = .*|data_dir = \"$DATA\"|" \
+        -e 's|^source = "none"|source = "pi"|' \
+        "$HERE/config.example.toml" > "$CONFIG_DIR/config.toml"
+else
+    say "keeping the existing $CONFIG_DIR/config.toml"
+fi
+
+mkdir -p "$(dirname "$UNIT")"
+install -m 644 "$HERE/companion.service" "$UNIT"
+if systemd_on; then
+    systemctl daemon-reload
+    systemctl enable companion.service
+    systemctl restart companion.service
+    say "the service is running: journalctl -u companion -f shows its log"
+fi
+
+say "checking the device"
+COMPANION_CONFIG="$CONFIG_DIR/config.toml" "$PREFIX/venv/bin/companion" doctor || \
+    say "doctor found problems: fix them, then sudo systemctl restart companion"

@@ -1,0 +1,87 @@
+"""The device's decisions about settled rolls, fed Settled events directly (no camera)."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.device import Device
+from companion.engine.store import EventStore
+from companion.vision.settle import Settled
+from companion.web.hub import Hub
+
+
+class Watcher:  # only what Device reads when it is not stepping frames
+    status = "waiting for a roll"
+
+
+@pytest.fixture
+def rig(tmp_path):
+    hub = Hub(EventStore(tmp_path / "g.db"))
+    session = hub.create("first-island", 2, {"variant": "easy"})
+    device = Device(hub, Watcher())
+    seen = []
+    hub_announce = hub.announce_device
+    hub.announce_device = lambda d: (seen.append(d), hub_announce(d))
+    return device, session, seen
+
+
+def rolls(session):
+    kinds = ("dice_rolled", "reroll")
+    return [e.payload for e in session.entries if e.payload.get("type") in kinds]
+
+
+def test_a_sure_roll_is_entered_with_its_source_and_confidence(rig):
+    device, session, seen = rig
+    device.on_settled(Settled("roll", (1, 2, 3, 4, 5), 0.934))
+    assert rolls(session) == [{"type": "dice_rolled", "values": [1, 2, 3, 4, 5],
+                               "source": "camera", "confidence": 0.934, "seat": None}]
+    assert device.state == "waiting for a roll" and device.message == "read 1 2 3 4 5"
+    assert seen[-1]["message"] == "read 1 2 3 4 5"
+
+
+def test_the_wrong_count_waits_for_a_person_and_nothing_is_entered(rig):
+    device, session, _ = rig
+    device.on_settled(Settled("wrong_count", (1, 2, 3, 4), 0.9, message="4 of 5 dice seen"))
+    assert rolls(session) == []
+    assert (device.state, device.message) == ("needs confirmation", "4 of 5 dice seen")
+    assert device.pending == {"game_id": session.game_id, "values": [1, 2, 3, 4]}
+    session.act({"type": "dice_rolled", "values": [1, 2, 3, 4, 6], "source": "confirmed"})
+    assert device.pending is None and device.state == "waiting for a roll"
+
+
+def test_a_roll_the_game_refuses_is_kept_for_confirmation(rig):
+    device, session, _ = rig
+    device.on_settled(Settled("roll", (1, 2, 3, 4, 7), 0.99))  # 7 is no face of these dice
+    assert rolls(session) == []
+    assert device.state == "needs confirmation"
+    assert "the camera read [1, 2, 3, 4, 7]" in device.message
+
+
+def test_a_roll_while_players_mark_is_ignored_unless_a_reroll_is_allowed(rig):
+    device, session, _ = rig
+    device.on_settled(Settled("roll", (1, 2, 3, 4, 5), 0.95))
+    device.on_settled(Settled("roll", (6, 6, 6, 1, 2), 0.95))  # no value 3+ times: no reroll
+    assert len(rolls(session)) == 1
+    assert "not waiting for a roll" in device.message
+    session.undo()
+    device.on_settled(Settled("roll", (2, 2, 2, 1, 3), 0.95))  # three Builders: reroll allowed
+    device.on_settled(Settled("roll", (5, 6, 1, 2, 3), 0.95))
+    # the log keeps the undone roll; after it, the new roll and then the reroll
+    assert [r["type"] for r in rolls(session)] == ["dice_rolled", "dice_rolled", "reroll"]
+    assert sorted(session.state.roll) == [1, 2, 3, 5, 6]
+    assert rolls(session)[-1]["source"] == "camera"
+
+
+def test_taught_face_names_become_the_games_faces(rig):
+    device, session, _ = rig
+    device.on_settled(Settled("roll", ("Scavengers", "builders", "scholars", "matriarchy",
+                                       "healers"), 0.9))
+    assert rolls(session)[0]["values"] == [1, 2, 3, 4, 5]
+
+
+def test_without_a_camera_the_pages_are_told_to_enter_rolls_by_hand(tmp_path):
+    hub = Hub(EventStore(tmp_path / "g.db"))
+    assert hub.device_json()["state"] == "no camera"
+    device = Device(hub)
+    assert device.to_json() == {"state": "no camera", "message": "enter rolls by hand",
+                                "pending": None}

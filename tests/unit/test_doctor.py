@@ -1,0 +1,87 @@
+"""`companion doctor`: each check's verdict and advice."""
+
+from __future__ import annotations
+
+import importlib.util
+import socket
+
+import numpy as np
+import pytest
+
+from companion import doctor
+from companion.vision.camera import CameraError, explain
+
+
+class Fake:
+    name = "fake"
+
+    def read(self):
+        return np.zeros((480, 640, 3), np.uint8)
+
+    def close(self):
+        pass
+
+
+def opener_failing(message):
+    def open_(spec):
+        raise explain(OSError(message), "the camera")
+
+    return open_
+
+
+def test_a_busy_camera_is_recognised_with_what_to_do():
+    for message in ("Pipeline handler in use by another process",
+                    "[Errno 16] Device or resource busy"):
+        c = doctor.check_camera("usb:0", opener_failing(message))
+        assert c.level == "FAIL" and "busy" in c.detail and "systemctl stop companion" in c.fix
+
+
+def test_a_missing_camera_says_to_check_the_cable():
+    c = doctor.check_camera("usb:0", opener_failing("no camera found"))
+    assert c.level == "FAIL" and "ribbon cable" in c.fix
+
+
+def test_a_working_camera_reports_its_frame_size():
+    c = doctor.check_camera("usb:0", lambda spec: Fake())
+    assert (c.level, c.detail) == ("ok", "usb:0 gives 640x480 frames")
+
+
+@pytest.mark.skipif(importlib.util.find_spec("picamera2") is not None, reason="on a Pi")
+def test_the_pi_camera_needs_picamera2_from_apt():
+    c = doctor.check_camera("pi")
+    assert c.level == "FAIL" and "python3-picamera2" in c.fix  # no picamera2 off the Pi
+
+
+def test_no_camera_is_a_warning_not_a_failure():
+    assert doctor.check_camera("none").level == "warn"
+
+
+def test_a_port_in_use_is_reported():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        c = doctor.check_port("127.0.0.1", s.getsockname()[1])
+    assert c.level == "warn" and "in use" in c.detail
+
+
+def test_an_unset_clock_fails():
+    assert doctor.check_clock(0).level == "FAIL"  # 1970: a Pi that never reached NTP
+    assert doctor.check_clock(1_800_000_000).level == "ok"
+
+
+def test_data_dir_checks(tmp_path):
+    ok = doctor.check_data(tmp_path / "data")
+    assert [c.level for c in ok] == ["ok", "ok"]
+    blocked = tmp_path / "file"
+    blocked.write_text("")
+    (bad,) = doctor.check_data(blocked / "data")
+    assert bad.level == "FAIL" and "not writable" in bad.detail
+
+
+def test_mock_pins_when_asked():
+    c = doctor.check_pins(mock=True)
+    assert c.level == "ok" and "mock pins" in c.detail
+
+
+def test_camera_errors_are_camera_errors():
+    assert isinstance(explain(OSError("x"), "cam"), CameraError)
