@@ -95,7 +95,7 @@ def game_json(game_id: str) -> dict:
         "players": s.players,
         "options": s.options,
         "seq": s.seq,
-        "status": hub().status,
+        "device": hub().device_json(),
         "dice": None if dice is None else {"count": dice.count, "faces": dice.faces},
         "faces": getattr(s.game, "faces", None),
         "outcome": None if outcome is None else {

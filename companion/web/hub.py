@@ -18,7 +18,34 @@ class Hub:
         self._sessions: dict[str, Session] = {}
         self._listeners: dict[str, list[queue.Queue]] = {}
         self._lock = threading.Lock()
-        self.status = "ready"  # what the device is doing, for the table page
+        self.device = None  # the companion.device.Device feeding rolls, if one runs
+        self.on_action: list = []  # callables(game_id) after every change to a game
+        self._active: str | None = None
+
+    def active_game(self) -> str | None:
+        """The game the camera's rolls go to: the last one played or opened, else the newest
+        unfinished one."""
+        if self._active is not None:
+            return self._active
+        for record in self.store.games():
+            if not record.finished:
+                return record.game_id
+        return None
+
+    def set_active(self, game_id: str) -> None:
+        self._active = game_id
+
+    def device_json(self) -> dict:
+        if self.device is None:
+            return {"state": "no camera", "message": "enter rolls by hand", "pending": None}
+        return self.device.to_json()
+
+    def announce_device(self, device: dict) -> None:
+        """Tell every page what the device is doing now."""
+        with self._lock:
+            games = list(self._listeners)
+        for game_id in games:
+            self._broadcast(game_id, {"kind": "device", "device": device})
 
     def session(self, game_id: str) -> Session:
         """The open session for ``game_id`` (UnknownGame if there is none)."""
@@ -35,18 +62,24 @@ class Hub:
         with self._lock:
             s.subscribe(self._changed)
             self._sessions[s.game_id] = s
+        self._active = s.game_id
         self._broadcast("*", {"kind": "games"})
         return s
 
     def forget(self, game_id: str) -> None:
         with self._lock:
             self._sessions.pop(game_id, None)
+            if self._active == game_id:
+                self._active = None
         self._broadcast(game_id, {"kind": "deleted"})
         self._broadcast("*", {"kind": "games"})
 
     # -- live updates ------------------------------------------------------------
     def _changed(self, session: Session) -> None:
+        self._active = session.game_id
         self._broadcast(session.game_id, {"kind": "state", "seq": session.seq})
+        for fn in self.on_action:
+            fn(session.game_id)
 
     def _broadcast(self, game_id: str, message: dict) -> None:
         with self._lock:

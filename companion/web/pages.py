@@ -19,6 +19,7 @@ def lobby():
 @bp.get("/table/<game_id>")
 def table(game_id: str):
     hub().session(game_id)
+    hub().set_active(game_id)  # the camera's rolls go to the game the table shows
     base = current_app.config.get("JOIN_BASE") or request.host_url.rstrip("/")
     join = f"{base}/play/{game_id}"
     qr = Markup(segno.make(join, error="m").svg_inline(scale=5, dark="#1d232b"))

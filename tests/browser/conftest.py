@@ -33,13 +33,23 @@ class Server:
 
 @pytest.fixture
 def server(tmp_path):
-    """`companion serve --demo` on a free port, in its own data directory."""
+    """`companion serve --demo --camera none` (rolls entered by hand) on a free port."""
+    yield from _serve(tmp_path, ["--camera", "none"])
+
+
+@pytest.fixture
+def demo_server(tmp_path):
+    """`companion serve --demo` exactly as `make run` starts it: the replayed camera reads."""
+    yield from _serve(tmp_path, [])
+
+
+def _serve(tmp_path, extra):
     port = _free_port()
     env = {**os.environ, "COMPANION_CONFIG": str(tmp_path / "none.toml")}
     (tmp_path / "none.toml").write_text("")
     proc = subprocess.Popen(
         [sys.executable, "-m", "companion", "serve", "--demo", "--host", "127.0.0.1",
-         "--port", str(port), "--data-dir", str(tmp_path / "data"), "--no-mdns"],
+         "--port", str(port), "--data-dir", str(tmp_path / "data"), "--no-mdns", *extra],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
     )
     lines, pin, game_id = [], None, None

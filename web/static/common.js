@@ -135,5 +135,22 @@ const TC = (() => {
 
   const seatName = (g, seat) => (g.seats[seat] && g.seats[seat].name) || `Player ${seat + 1}`;
 
-  return { TRIBES, TRIBE, api, live, el, svg, die, drawIsland, hexShapes, center, corner, pts, seatName };
+  // Five selects for entering, confirming or correcting a roll by hand; "?" = not chosen yet.
+  function rollPicker(count = 5) {
+    const selects = Array.from({ length: count }, (_, i) => el("select", { "aria-label": `die ${i + 1}` },
+      el("option", { value: "" }, "?"),
+      TRIBES.map((t, v) => el("option", { value: v + 1 }, `${v + 1} ${TRIBE[t].name}`))));
+    return {
+      selects,
+      set(values) { selects.forEach((s, i) => { const x = values[i]; s.value = Number.isInteger(x) ? String(x) : ""; }); },
+      // the values, or throws naming the first die not chosen
+      get() {
+        const missing = selects.findIndex((s) => !s.value);
+        if (missing >= 0) throw new Error(`Choose what die ${missing + 1} shows.`);
+        return selects.map((s) => Number(s.value));
+      },
+    };
+  }
+
+  return { rollPicker, TRIBES, TRIBE, api, live, el, svg, die, drawIsland, hexShapes, center, corner, pts, seatName };
 })();

@@ -86,6 +86,27 @@
       board.hand && !v.ended ? el("button", { onclick: () => confirm("Discard the card in your hand and draw from the next-lower deck?") && act({ type: "skip_camp_card", seat: me.seat }) }, "Skip my card") : null);
   }
 
+  // Confirm or correct a roll the camera was unsure of (any seated phone may).
+  const confirmPicker = TC.rollPicker();
+  $("confirm-dice").append(...confirmPicker.selects);
+  let confirmShown = null;
+  $("confirm-roll").addEventListener("click", () => {
+    let values;
+    try { values = confirmPicker.get(); } catch (e) { showError(e); return; }
+    act(game.view.reroll_allowed ? { type: "reroll", values, source: "confirmed" } : { type: "dice_rolled", values, source: "confirmed" });
+  });
+  function showConfirm(g) {
+    const p = g.device && g.device.pending && g.device.pending.game_id === gameId ? g.device.pending : null;
+    $("confirm").hidden = !p;
+    if (!p) { confirmShown = null; return; }
+    $("confirm-why").textContent = g.device.message || "";
+    const key = JSON.stringify(p.values);
+    if (key !== confirmShown) {
+      confirmShown = key;
+      confirmPicker.set(p.values);
+    }
+  }
+
   function render(g) {
     game = g;
     if (!me || me.seat >= g.players || !g.seats[me.seat].name) { renderClaim(g); return; }
@@ -93,6 +114,7 @@
     const v = g.view, board = v.boards[me.seat];
     $("who").textContent = seatName(g, me.seat);
     $("round").textContent = v.ended ? "Game over" : `Round ${v.round}`;
+    showConfirm(g);
     const st = $("status");
     const mine = v.phase === "mark" && board.marks < 2;
     st.textContent = v.ended ? `Game over: ${v.ended}` : v.phase === "roll" ? "Waiting for the roll" :

@@ -18,15 +18,48 @@
   });
 
   // Manual roll entry: one selector per die.
-  const selects = [0, 1, 2, 3, 4].map((i) => el("select", { "aria-label": `die ${i + 1}` },
-    TRIBES.map((t, v) => el("option", { value: v + 1 }, `${v + 1} ${TRIBE[t].name}`))));
-  $("entry-dice").append(...selects);
+  // Manual roll entry, also used to confirm or correct a roll the camera was unsure of.
+  const picker = TC.rollPicker();
+  $("entry-dice").append(...picker.selects);
+  let shownPending = null;
   $("enter-roll").addEventListener("click", () => {
-    const values = selects.map((s) => Number(s.value));
+    let values;
+    try { values = picker.get(); } catch (e) { showError(e); return; }
     const v = game && game.view;
-    const reroll = v && v.reroll_allowed;
-    act(reroll ? { type: "reroll", values, source: "manual" } : { type: "dice_rolled", values, source: "manual" });
+    const source = game && game.device.pending ? "confirmed" : "manual";
+    act(v && v.reroll_allowed ? { type: "reroll", values, source } : { type: "dice_rolled", values, source });
   });
+
+  const DEVICE = {
+    "no camera": ["No camera: enter each roll by hand.", ""],
+    "waiting for a roll": ["Camera: waiting for the dice to settle.", ""],
+    reading: ["Camera: reading the dice…", ""],
+    "needs confirmation": ["Camera: please confirm the roll.", " attention"],
+    "camera lost": ["Camera lost.", " error"],
+  };
+
+  function showDevice(g) {
+    const d = g.device;
+    const [text, cls] = DEVICE[d.state] || [d.state, ""];
+    $("device").textContent = text + (d.message ? ` ${d.message}` : "");
+    $("device").className = `device${cls}`;
+    const pending = d.pending && d.pending.game_id === gameId ? d.pending : null;
+    $("entry-help").hidden = !pending;
+    if (pending) {
+      $("entry-title").textContent = "Confirm or correct the camera's roll";
+      $("entry-help").textContent = "Check each die against the table, change any that is wrong or shown as ?, then confirm.";
+      $("enter-roll").textContent = "Confirm roll";
+      const key = JSON.stringify(pending.values);
+      if (key !== shownPending) {  // fill in what the camera read, once
+        shownPending = key;
+        picker.set(pending.values);
+      }
+    } else {
+      shownPending = null;
+      $("enter-roll").textContent = "Enter roll";
+    }
+    return pending;
+  }
 
   const PHASE = {
     roll: "Waiting for the roll", mark: "Players are marking their islands",
@@ -39,7 +72,7 @@
     $("title").textContent = g.title;
     $("round").textContent = v.ended ? `Finished after round ${v.round}` : `Round ${v.round}`;
     const status = $("status");
-    status.textContent = PHASE[v.phase] + (g.status !== "ready" ? ` — device: ${g.status}` : "");
+    status.textContent = PHASE[v.phase];
     status.className = `status grow${v.phase === "ended" ? "" : v.phase === "done" ? " attention" : ""}`;
     $("roll").replaceChildren(...(v.roll ? v.roll.map((x, i) => die(x, g.faces, { n: i + 1, big: true })) : [el("p", { class: "muted" }, "No roll yet.")]));
     const waiting = v.phase === "mark" ? v.boards.map((b, s) => [b, s]).filter(([b]) => b.marks < 2)
@@ -49,6 +82,7 @@
     $("advance").hidden = Boolean(v.ended);
     $("entry").hidden = v.phase === "ended" || (v.phase === "mark" && !v.reroll_allowed);
     $("entry-title").textContent = v.phase === "mark" ? "Reroll: enter all 5 dice after the reroll" : "Enter the roll by hand";
+    if (showDevice(g)) $("entry").hidden = false;
     // The S cards that may be dealt now come from the engine's legal table actions.
     const deals = v.table_actions.filter((a) => a.type === "deal_table_card");
     $("deal").hidden = deals.length === 0;

@@ -1,0 +1,36 @@
+"""`make run`'s demo in real Chromium: the replayed camera's roll reaches the pages by itself,
+and an unsure roll can be confirmed or corrected at the table."""
+
+import json
+import urllib.request
+
+import pytest
+
+from companion.demo import ROLLS
+from tests.browser.conftest import PHONE
+
+pytestmark = pytest.mark.browser
+
+
+def test_the_demo_camera_reads_the_roll_onto_the_table_and_the_phones(demo_server, browser, shot):
+    table = browser.new_page(viewport={"width": 1024, "height": 768})
+    table.goto(f"{demo_server.url}/table/{demo_server.game_id}")
+    phone = browser.new_context(**PHONE).new_page()
+    phone.goto(f"{demo_server.url}/play/{demo_server.game_id}")
+    phone.fill("#name", "Ann")
+    phone.get_by_role("button", name="Seat 1 — free").click()
+    phone.wait_for_selector("#play:not([hidden])")
+    # nobody types anything: the first replayed roll settles and is read (first start
+    # draws the demo frames, so allow for that)
+    table.wait_for_selector("#roll .die", timeout=90_000)
+    with urllib.request.urlopen(f"{demo_server.url}/api/games/{demo_server.game_id}") as r:
+        game = json.loads(r.read())
+    assert sorted(game["view"]["roll"]) == sorted(ROLLS[0])
+    table.wait_for_selector("#device:has-text('Camera')")
+    shot(table, "table-demo-camera-roll")
+    phone.wait_for_selector("#dice .die")
+    shot(phone, "phone-demo-camera-roll")
+    log = json.loads(urllib.request.urlopen(
+        f"{demo_server.url}/api/games/{demo_server.game_id}/export.json").read())
+    rolls = [e for e in log["log"] if e["payload"].get("type") == "dice_rolled"]
+    assert rolls[0]["payload"]["source"] == "camera"
