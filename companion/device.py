@@ -106,7 +106,8 @@ class Device:
                     pending={"game_id": game_id, "values": list(values)},
                 )
                 return
-            self._set("waiting for a roll", f"read {' '.join(map(str, values))}", pending=None)
+            read = " ".join(map(str, values))
+            self._set("waiting for a roll", f"(last roll read: {read})", pending=None)
             for fn in self.accepted:
                 fn()
             return

@@ -33,7 +33,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from companion.vision.reader import DiceReader, VisionError, model_dir
+from companion.vision.reader import DiceReader, DieReading, VisionError, as_bgr, model_dir
 
 CROP_SETS = {"chase_casino": 1.0, "tomitomi3": 0.46}  # share of the crop the die fills
 
@@ -107,8 +107,6 @@ def evaluate(
             if name in CROP_SETS:
                 h, w = img.shape[:2]
                 k = (1 - CROP_SETS[name]) / 2
-                from companion.vision.reader import DieReading, as_bgr
-
                 img = as_bgr(img)
                 box = (int(w * k), int(h * k), int(w * (1 - k)), int(h * (1 - k)))
                 probs, _ = reader.classify(img, [box])

@@ -35,8 +35,8 @@ def test_a_sure_roll_is_entered_with_its_source_and_confidence(rig):
     device.on_settled(Settled("roll", (1, 2, 3, 4, 5), 0.934))
     assert rolls(session) == [{"type": "dice_rolled", "values": [1, 2, 3, 4, 5],
                                "source": "camera", "confidence": 0.934, "seat": None}]
-    assert device.state == "waiting for a roll" and device.message == "read 1 2 3 4 5"
-    assert seen[-1]["message"] == "read 1 2 3 4 5"
+    assert device.state == "waiting for a roll" and device.message == "(last roll read: 1 2 3 4 5)"
+    assert seen[-1]["message"] == "(last roll read: 1 2 3 4 5)"
 
 
 def test_the_wrong_count_waits_for_a_person_and_nothing_is_entered(rig):

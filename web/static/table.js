@@ -32,7 +32,7 @@
 
   const DEVICE = {
     "no camera": ["No camera: enter each roll by hand.", ""],
-    "waiting for a roll": ["Camera: waiting for the dice to settle.", ""],
+    "waiting for a roll": ["Camera: waiting for a roll.", ""],
     reading: ["Camera: reading the dice…", ""],
     "needs confirmation": ["Camera: please confirm the roll.", " attention"],
     "camera lost": ["Camera lost.", " error"],
