@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from pathlib import Path
 
 import cv2
 import numpy as np
@@ -84,8 +83,6 @@ class RollWatcher:
         self.settler = settler or Settler()
         self.expected = expected
         self.status = "waiting for a roll"
-        self.last_frame: np.ndarray | None = None
-        self.last_dice: list = []
         self._prev: np.ndarray | None = None
 
     def step(self) -> Settled | None:
@@ -99,14 +96,8 @@ class RollWatcher:
             self.settler.expected = self.expected()
         # no need to read a moving picture
         dice = [] if moved > self.settler.motion_limit else self.reader.read(frame)
-        self.last_frame, self.last_dice = frame, dice
         event = self.settler.feed(
             Frame(tuple(Reading(d.box, d.value, d.confidence) for d in dice), moved)
         )
         self.status = "reading" if moved > self.settler.motion_limit else "waiting for a roll"
         return event
-
-    def snapshot(self, path: Path) -> None:
-        """Write the last frame with the dice drawn on it (for a person to look at)."""
-        if self.last_frame is not None:
-            cv2.imwrite(str(path), draw(self.last_frame, self.last_dice, self.status))

@@ -147,13 +147,13 @@ def test_install_script_is_idempotent_and_uninstall_keeps_the_games(wheel, tmp_p
         "SKIP_USER": "1",
     }
     script = REPO / "deploy" / "install.sh"
-    first = subprocess.run(
-        ["bash", str(script), "--source", str(wheel)],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+
+    def install(*args):
+        return subprocess.run(
+            ["bash", str(script), *args], env=env, capture_output=True, text=True, timeout=600
+        )
+
+    first = install("--source", str(wheel))
     assert first.returncode == 0, first.stdout + first.stderr
     config = root / "etc" / "companion" / "config.toml"
     assert 'source = "pi"' in config.read_text()
@@ -162,24 +162,14 @@ def test_install_script_is_idempotent_and_uninstall_keeps_the_games(wheel, tmp_p
     # a game and an edited config survive a second run (the upgrade path)
     (root / "var" / "lib" / "companion" / "games.db").write_bytes(b"keep me")
     config.write_text(config.read_text() + "\n# edited by hand\n")
-    again = subprocess.run(
-        ["bash", str(script), "--source", str(wheel)],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    again = install("--source", str(wheel))
     assert again.returncode == 0, again.stdout + again.stderr
     assert "keeping the existing" in again.stdout
     assert config.read_text().endswith("# edited by hand\n")
     assert (root / "var" / "lib" / "companion" / "games.db").read_bytes() == b"keep me"
-    gone = subprocess.run(
-        ["bash", str(script), "--uninstall"], env=env, capture_output=True, text=True
-    )
+    gone = install("--uninstall")
     assert gone.returncode == 0, gone.stderr
     assert not (root / "opt" / "companion").exists()
     assert (root / "var" / "lib" / "companion" / "games.db").exists() and config.exists()
-    purge = subprocess.run(
-        ["bash", str(script), "--uninstall", "--purge"], env=env, capture_output=True, text=True
-    )
+    purge = install("--uninstall", "--purge")
     assert purge.returncode == 0 and not (root / "var" / "lib" / "companion").exists()

@@ -21,6 +21,14 @@ def rig():
     panel.close()
 
 
+def tap(pin, down: float, up: float = 0.0) -> None:
+    """Close the switch for ``down`` seconds, then leave it open for ``up`` seconds."""
+    pin.drive_low()
+    time.sleep(down)
+    pin.drive_high()
+    time.sleep(up)
+
+
 def wait_for(cond, timeout=3.0):
     end = time.monotonic() + timeout
     while time.monotonic() < end:
@@ -43,9 +51,7 @@ def test_defaults_are_explicit_two_second_hold_and_debounce():
 
 def test_a_press_advances_once(rig):
     _panel, pin, calls = rig
-    pin.drive_low()
-    time.sleep(0.1)
-    pin.drive_high()
+    tap(pin, 0.1)
     assert wait_for(lambda: calls == ["press"])
     time.sleep(0.5)  # longer than the hold time: nothing more happens after release
     assert calls == ["press"]
@@ -64,24 +70,15 @@ def test_holding_undoes_and_does_not_also_advance(rig):
 def test_a_bouncing_switch_advances_once(rig):
     _panel, pin, calls = rig
     for _ in range(5):  # contacts chattering within the 50 ms debounce
-        pin.drive_low()
-        time.sleep(0.002)
-        pin.drive_high()
-        time.sleep(0.002)
-    pin.drive_low()
-    time.sleep(0.1)
-    pin.drive_high()
-    time.sleep(0.3)
+        tap(pin, 0.002, 0.002)
+    tap(pin, 0.1, 0.3)
     assert calls.count("press") == 1, calls
 
 
 def test_two_separate_presses_advance_twice(rig):
     _panel, pin, calls = rig
     for _ in range(2):
-        pin.drive_low()
-        time.sleep(0.1)
-        pin.drive_high()
-        time.sleep(0.15)
+        tap(pin, 0.1, 0.15)
     assert wait_for(lambda: calls == ["press", "press"])
 
 
@@ -97,10 +94,7 @@ def test_a_refused_press_does_not_break_the_button():
     pin = factory.pin(17)
     try:
         for _ in range(2):
-            pin.drive_low()
-            time.sleep(0.05)
-            pin.drive_high()
-            time.sleep(0.1)
+            tap(pin, 0.05, 0.1)
         assert wait_for(lambda: calls == ["press", "press"])
     finally:
         panel.close()
