@@ -61,7 +61,7 @@ class DemoCamera:
 
     def read(self) -> np.ndarray:
         if self._held is not None and not self.wants_roll():
-            self._replay._pace()
+            self._replay.pace()
             return self._held
         frame = self._replay.read()
         self._in_roll += 1

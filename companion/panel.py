@@ -40,28 +40,56 @@ STATE_LED = {
 
 
 def pin_factory(mock: bool):
-    """gpiozero's MockFactory when asked, else its default factory (lgpio on a Pi).
+    """gpiozero's MockFactory when asked, else a real pin factory (lgpio on a Pi).
 
-    Off a Pi the default factory cannot load; then the mock pins are used and the
-    log says so (the button is still on the table page and the terminal's Enter key).
+    The order is gpiozero's own: the factory named by ``GPIOZERO_PIN_FACTORY`` if set
+    ("mock" included), else lgpio (Raspberry Pi OS Bookworm, every Pi model), else
+    RPi.GPIO. Off a Pi none of them loads; then the mock pins are used and the log
+    says so (the button is still on the table page and the terminal's Enter key).
     """
-    from gpiozero import Device
-    from gpiozero.exc import BadPinFactory
+    import os
+
     from gpiozero.pins.mock import MockFactory
 
-    if mock:
+    chosen = os.environ.get("GPIOZERO_PIN_FACTORY", "").strip().lower()
+    if mock or chosen == "mock":
         return MockFactory()
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # gpiozero warns as it falls back through factories
-            return Device._default_pin_factory()
-    except BadPinFactory as exc:
-        log.warning(
-            "no GPIO pins here (%s): using gpiozero's mock pins; press the button on "
-            "the table page or Enter in this terminal",
-            exc,
-        )
-        return MockFactory()
+    problems = []
+    for name in (chosen,) if chosen else ("lgpio", "rpigpio"):
+        try:
+            return _real_factory(name)
+        except Exception as exc:  # an ImportError off the Pi, a pin library's own error on it
+            problems.append(f"{name}: {exc}")
+    log.warning(
+        "no GPIO pins here (%s): using gpiozero's mock pins; press the button on "
+        "the table page or Enter in this terminal",
+        "; ".join(problems),
+    )
+    return MockFactory()
+
+
+def _real_factory(name: str):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        if name == "lgpio":
+            from gpiozero.pins.lgpio import LGPIOFactory
+
+            return LGPIOFactory()
+        if name == "rpigpio":
+            from gpiozero.pins.rpigpio import RPiGPIOFactory
+
+            return RPiGPIOFactory()
+        if name == "pigpio":
+            from gpiozero.pins.pigpio import PiGPIOFactory
+
+            return PiGPIOFactory()
+        if name == "native":
+            from gpiozero.pins.native import NativeFactory
+
+            return NativeFactory()
+    raise ValueError(
+        f"unknown GPIOZERO_PIN_FACTORY {name!r}: use lgpio, rpigpio, pigpio, native or mock"
+    )
 
 
 class Panel:

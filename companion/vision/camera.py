@@ -84,7 +84,8 @@ class ReplayCamera:
         else:
             raise CameraError(f"no folder or video at {self.path}", code="camera/missing")
 
-    def _pace(self) -> None:
+    def pace(self) -> None:
+        """Wait until the next frame is due at ``fps`` (no wait when fps is 0)."""
         if self.fps > 0:
             now = time.monotonic()
             if now < self._next:
@@ -92,7 +93,7 @@ class ReplayCamera:
             self._next = max(now, self._next) + 1.0 / self.fps
 
     def read(self) -> np.ndarray:
-        self._pace()
+        self.pace()
         if self._video is not None:
             ok, frame = self._video.read()
             if not ok and self.loop:

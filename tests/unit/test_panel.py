@@ -137,3 +137,17 @@ def test_pins_come_from_the_config():
         assert wait_for(lambda: factory.pin(26).state == 1)
     finally:
         panel.close()
+
+
+def test_off_the_pi_the_pins_fall_back_to_mock_and_say_why(monkeypatch, caplog):
+    from gpiozero.pins.mock import MockFactory
+
+    from companion.panel import pin_factory
+
+    monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
+    assert isinstance(pin_factory(mock=True), MockFactory)
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
+    assert isinstance(pin_factory(mock=False), MockFactory)
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "gpio-of-my-dreams")
+    assert isinstance(pin_factory(mock=False), MockFactory)
+    assert "unknown GPIOZERO_PIN_FACTORY 'gpio-of-my-dreams'" in caplog.text
