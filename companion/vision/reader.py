@@ -3,7 +3,7 @@
 Two small ONNX models, run by onnxruntime (see models/README.md, the model card):
 
 1. ``dice-detector.onnx`` finds dice. It sees the whole picture, letterboxed to
-   384x384, and answers with a heat map of die centres and each die's size (a
+   512x512, and answers with a heat map of die centres and each die's size (a
    CenterNet-style detector). It learned what a die looks like, so it needs no
    picture of the empty table and no colour or brightness rule, and a die is one
    peak however its pips are spread, so there is no clustering distance to tune.
@@ -27,7 +27,7 @@ import numpy as np
 
 from companion.errors import CompanionError
 
-DETECT_SIZE = 384  # the detector's input side
+DETECT_SIZE = 512  # the detector's input side when training (the model fixes it)
 STRIDE = 4  # detector output cell, in input pixels
 CROP_SIZE = 48  # the face classifier's input side
 CROP_MARGIN = 0.12  # share of the box side added around a die before it is read
@@ -177,10 +177,12 @@ class DiceReader:
                 "package, or run `make model` to rebuild them."
             ) from exc
         self.custom = custom
+        # The detector's input side is part of the model (fixed when it was exported).
+        self.detect_size = int(self._detector.get_inputs()[0].shape[2])
 
     def detect(self, img: np.ndarray) -> list[tuple[tuple[int, int, int, int], float]]:
         img = as_bgr(img)
-        boxed, scale = letterbox(img)
+        boxed, scale = letterbox(img, self.detect_size)
         out = self._detector.run(None, {"image": to_tensor(boxed[None])})[0][0]
         return decode(out, self.detect_threshold, scale, img.shape[:2])
 
@@ -195,11 +197,14 @@ class DiceReader:
     def read(self, img: np.ndarray) -> list[DieReading]:
         """Every die in ``img``, left to right then top to bottom."""
         img = as_bgr(img)
-        found = self.detect(img)
-        boxes = [b for b, _ in found]
+        return self.read_boxes(img, [b for b, _ in self.detect(img)])
+
+    def read_boxes(self, img: np.ndarray, boxes: list) -> list[DieReading]:
+        """The die in each box (a box that holds no die is left out), in reading order."""
+        img = as_bgr(img)
         probs, emb = self.classify(img, boxes)
         dice = []
-        for (box, _), p, e in zip(found, probs, emb, strict=True):
+        for box, p, e in zip(boxes, probs, emb, strict=True):
             label, conf = self.classes[int(p.argmax())], float(p.max())
             if label == "not-a-die":
                 continue

@@ -2,8 +2,10 @@
 
 ``RollWatcher.step()`` takes one frame from the camera, measures how much of the
 picture moved, reads the dice, and feeds the settle tracker; it returns the
-``Settled`` event the frame completes, if any. ``status`` says what the device is
-doing for the table page: "waiting for a roll", "reading", or "camera lost".
+``Settled`` event the frame completes, if any. Once it has seen the table empty,
+that picture checks the reader's findings (see ``companion.vision.table``).
+``status`` says what the device is doing for the table page: "waiting for a roll",
+"reading", or "camera lost".
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import numpy as np
 from companion.vision.camera import CameraSupervisor
 from companion.vision.reader import DiceReader
 from companion.vision.settle import Frame, Reading, Settled, Settler
+from companion.vision.table import EmptyTable
 
 log = logging.getLogger(__name__)
 
@@ -83,6 +86,7 @@ class RollWatcher:
         self.settler = settler or Settler()
         self.expected = expected
         self.status = "waiting for a roll"
+        self.table = EmptyTable()  # learned when the camera sees the table empty
         self._prev: np.ndarray | None = None
 
     def step(self) -> Settled | None:
@@ -90,12 +94,14 @@ class RollWatcher:
         if frame is None:
             self.status = "camera lost"
             self._prev = None
+            self.table.forget()  # it may come back looking somewhere else
             return None
         moved, self._prev = motion(self._prev, frame)
         if self.expected is not None:
             self.settler.expected = self.expected()
-        # no need to read a moving picture
-        dice = [] if moved > self.settler.motion_limit else self.reader.read(frame)
+        dice = []
+        if moved <= self.settler.motion_limit:  # no need to read a moving picture
+            dice = self.table.check(frame, self.reader.read(frame), self.reader)
         event = self.settler.feed(
             Frame(tuple(Reading(d.box, d.value, d.confidence) for d in dice), moved)
         )
