@@ -227,6 +227,31 @@ def test_teach_a_symbol_die_then_read_it(config, tmp_path, capsys):
     assert right >= 0.85 * total, (right, total)
 
 
+def test_teach_from_the_camera_asks_for_each_face_in_turn(config, tmp_path, capsys, monkeypatch):
+    camera = tmp_path / "camera"  # what the camera sees: each face held up for five frames
+    camera.mkdir()
+    for i, name in enumerate(SYMBOLS):
+        for k in range(5):
+            rng = np.random.default_rng(500 + 10 * i + k)
+            img, _ = render.scene(
+                rng, 480, 640, faces=[render.Face("symbol", name)], size_range=(55, 70)
+            )
+            cv2.imwrite(str(camera / f"{i}{k}.png"), img)
+    asked = []
+    monkeypatch.setattr("builtins.input", lambda prompt: asked.append(prompt) or "")
+    faces = ",".join(SYMBOLS)
+    assert main(["teach", "tribes", "--faces", faces, "--camera", f"replay:{camera}@0"]) == 0
+    assert asked == [f"Put the die with {n!r} up under the camera and press Enter" for n in SYMBOLS]
+    capsys.readouterr()
+    rng = np.random.default_rng(777)  # a new throw of one die, never shown while teaching
+    img, _ = render.scene(
+        rng, 480, 640, faces=[render.Face("symbol", SYMBOLS[1])], size_range=(55, 70)
+    )
+    cv2.imwrite(str(tmp_path / "throw.png"), img)
+    assert main(["read", "--json", "--die", "tribes", str(tmp_path / "throw.png")]) == 0
+    assert [d["value"] for d in json.loads(capsys.readouterr().out)["dice"]] == [SYMBOLS[1]]
+
+
 def test_teach_refuses_two_faces_that_look_the_same(config, tmp_path, capsys):
     shows = tmp_path / "shows"
     rng = np.random.default_rng(3)
