@@ -3,7 +3,7 @@
 Two small ONNX models, run by onnxruntime (see models/README.md, the model card):
 
 1. ``dice-detector.onnx`` finds dice. It sees the whole picture, letterboxed to
-   512x512, and answers with a heat map of die centres and each die's size (a
+   384x384, and answers with a heat map of die centres and each die's size (a
    CenterNet-style detector). It learned what a die looks like, so it needs no
    picture of the empty table and no colour or brightness rule, and a die is one
    peak however its pips are spread, so there is no clustering distance to tune.
@@ -27,7 +27,7 @@ import numpy as np
 
 from companion.errors import CompanionError
 
-DETECT_SIZE = 512  # the detector's input side when training (the model fixes it)
+DETECT_SIZE = 384  # the detector's input side when training (the model fixes it)
 STRIDE = 4  # detector output cell, in input pixels
 CROP_SIZE = 48  # the face classifier's input side
 CROP_MARGIN = 0.12  # share of the box side added around a die before it is read
