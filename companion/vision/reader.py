@@ -218,7 +218,12 @@ class DiceReader:
                 continue
             value = DOT_VALUE[label[4:]] if label.startswith("dot-") else int(label)
             dice.append(DieReading(box, value, conf, label))
-        return sorted(dice, key=lambda d: (d.box[1] // max(d.box[3] - d.box[1], 1), d.box[0]))
+        return reading_order(dice)
+
+
+def reading_order(dice: list[DieReading]) -> list[DieReading]:
+    """Left to right, then top to bottom, a die's height making a row."""
+    return sorted(dice, key=lambda d: (d.box[1] // max(d.box[3] - d.box[1], 1), d.box[0]))
 
 
 # -- custom dice, taught in the field ------------------------------------------------

@@ -21,7 +21,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from companion.vision.reader import DiceReader, DieReading
+from companion.vision.reader import DiceReader, DieReading, reading_order
 
 WIDTH = 320  # the empty table is kept this wide, in grey
 CHANGED = 28  # grey levels: a pixel this much lighter or darker than the table changed
@@ -49,20 +49,20 @@ class EmptyTable:
         small = cv2.resize(grey, (WIDTH, h), interpolation=cv2.INTER_AREA).astype(np.float32)
         return cv2.GaussianBlur(small, (3, 3), 0), scale
 
-    def learn(self, frame: np.ndarray) -> None:
-        small, _ = self._small(frame)
+    def learn(self, frame: np.ndarray, small: np.ndarray | None = None) -> None:
+        small = self._small(frame)[0] if small is None else small
         if self._ref is None or self._ref.shape != small.shape:
             self._ref, self._seen = small, 1
             return
         cv2.accumulateWeighted(small, self._ref, 0.3)
         self._seen += 1
 
-    def changed(self, frame: np.ndarray) -> tuple[np.ndarray, float]:
-        """A mask of the pixels that differ from the empty table, and the scale used."""
+    def changed(self, frame: np.ndarray) -> tuple[np.ndarray, float, np.ndarray]:
+        """A mask of the pixels that differ from the empty table, the scale, the small grey."""
         small, scale = self._small(frame)
         diff = small - self._ref
         diff -= float(np.median(diff))  # the whole picture a little lighter or darker
-        return (np.abs(diff) > CHANGED).astype(np.uint8), scale
+        return (np.abs(diff) > CHANGED).astype(np.uint8), scale, small
 
     def check(
         self, frame: np.ndarray, dice: list[DieReading], reader: DiceReader
@@ -72,7 +72,7 @@ class EmptyTable:
             if not dice:
                 self.learn(frame)
             return dice
-        mask, scale = self.changed(frame)
+        mask, scale, small = self.changed(frame)
         if self._share_outside(mask, dice, scale) > STALE:
             self.forget()
             return dice
@@ -80,8 +80,8 @@ class EmptyTable:
         extra = self._patches(mask, kept, scale)
         found = kept + (reader.read_boxes(frame, extra) if extra else [])
         if not dice and not extra:
-            self.learn(frame)
-        return sorted(found, key=lambda d: (d.box[1] // max(d.box[3] - d.box[1], 1), d.box[0]))
+            self.learn(frame, small)
+        return reading_order(found)
 
     @staticmethod
     def _changed_share(mask: np.ndarray, box, scale: float) -> float:
