@@ -34,6 +34,10 @@ def test_two_phones_and_the_table_play_a_game(server, browser, shot):
     claim(bob, server, "Bob", "Seat 2 — free")
     table.wait_for_function("document.querySelector('#ranking').innerText.includes('Bob')")
 
+    # A roll with a die not chosen is refused at the table, naming the die.
+    table.click("#enter-roll")
+    assert table.locator("#error").inner_text() == "Choose what die 1 shows."
+
     # The roll is entered at the table and arrives live on both phones.
     for i, v in enumerate([1, 2, 3, 3, 5]):
         table.locator("#entry-dice select").nth(i).select_option(str(v))

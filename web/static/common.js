@@ -149,6 +149,11 @@ const TC = (() => {
         if (missing >= 0) throw new Error(`Choose what die ${missing + 1} shows.`);
         return selects.map((s) => Number(s.value));
       },
+      // the roll as an action for the game: a reroll when the game allows one now
+      action(view, source) {
+        const values = this.get();
+        return view && view.reroll_allowed ? { type: "reroll", values, source } : { type: "dice_rolled", values, source };
+      },
     };
   }
 

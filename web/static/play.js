@@ -91,9 +91,9 @@
   $("confirm-dice").append(...confirmPicker.selects);
   let confirmShown = null;
   $("confirm-roll").addEventListener("click", () => {
-    let values;
-    try { values = confirmPicker.get(); } catch (e) { showError(e); return; }
-    act(game.view.reroll_allowed ? { type: "reroll", values, source: "confirmed" } : { type: "dice_rolled", values, source: "confirmed" });
+    let action;
+    try { action = confirmPicker.action(game.view, "confirmed"); } catch (e) { showError(e); return; }
+    act(action);
   });
   function showConfirm(g) {
     const p = g.device && g.device.pending && g.device.pending.game_id === gameId ? g.device.pending : null;

@@ -23,11 +23,10 @@
   $("entry-dice").append(...picker.selects);
   let shownPending = null;
   $("enter-roll").addEventListener("click", () => {
-    let values;
-    try { values = picker.get(); } catch (e) { showError(e); return; }
-    const v = game && game.view;
     const source = game && game.device.pending ? "confirmed" : "manual";
-    act(v && v.reroll_allowed ? { type: "reroll", values, source } : { type: "dice_rolled", values, source });
+    let action;
+    try { action = picker.action(game && game.view, source); } catch (e) { showError(e); return; }
+    act(action);
   });
 
   const DEVICE = {
