@@ -17,6 +17,7 @@ never guessed. Boxes are in pixels of the original picture, whatever its size.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass
 from importlib import resources
@@ -176,6 +177,16 @@ class DiceReader:
                 f"cannot load the dice models from {models}: {exc}. Reinstall the "
                 "package, or run `make model` to rebuild them."
             ) from exc
+        # Which face classifier this is: a taught die's embeddings only mean something to
+        # the classifier that made them.
+        self.faces_id = hashlib.sha256((models / "dice-faces.onnx").read_bytes()).hexdigest()[:16]
+        if custom is not None and custom.model not in (None, self.faces_id):
+            raise VisionError(
+                f"the die {custom.name!r} was taught with another version of the dice "
+                f"model (its faces would be misread): teach it again with "
+                f"`companion teach {custom.name}`",
+                code="vision/stale-die",
+            )
         self.custom = custom
         # The detector's input side is part of the model (fixed when it was exported).
         self.detect_size = int(self._detector.get_inputs()[0].shape[2])
@@ -232,11 +243,19 @@ class CustomDice:
 
     ``faces`` maps a face name to the mean unit embedding of its shows. A die matches
     the nearest face if it is closer than ``max_distance`` (cosine distance) and
-    clearly nearer to it than to the runner-up.
+    clearly nearer to it than to the runner-up. ``model`` names the face classifier that
+    made the embeddings (``DiceReader.faces_id``); None for a die saved before it was kept.
     """
 
-    def __init__(self, name: str, faces: dict[str, np.ndarray], max_distance: float = 0.25):
+    def __init__(
+        self,
+        name: str,
+        faces: dict[str, np.ndarray],
+        max_distance: float = 0.25,
+        model: str | None = None,
+    ):
         self.name, self.faces, self.max_distance = name, faces, max_distance
+        self.model = model
 
     def match(self, embedding: np.ndarray) -> tuple[str, float] | None:
         if not self.faces:
@@ -256,6 +275,7 @@ class CustomDice:
             json.dumps(
                 {
                     "name": self.name,
+                    "model": self.model,
                     "max_distance": self.max_distance,
                     "faces": {k: [round(float(x), 6) for x in v] for k, v in self.faces.items()},
                 },
@@ -268,7 +288,7 @@ class CustomDice:
         try:
             data = json.loads(path.read_text())
             faces = {k: np.asarray(v, np.float32) for k, v in data["faces"].items()}
-            return cls(data["name"], faces, data.get("max_distance", 0.25))
+            return cls(data["name"], faces, data.get("max_distance", 0.25), data.get("model"))
         except (OSError, ValueError, KeyError) as exc:
             raise VisionError(
                 f"cannot read the taught die {path}: {exc}. Teach it again with "

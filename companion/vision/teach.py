@@ -62,7 +62,7 @@ def learn(reader: DiceReader, name: str, shows: dict[str, Iterable[np.ndarray]])
             raise VisionError(f"no show of face {face!r}", code="vision/no-shows")
         mean = np.mean(embs, axis=0)
         faces[face] = (mean / np.linalg.norm(mean)).astype(np.float32)
-    die = CustomDice(name, faces)
+    die = CustomDice(name, faces, model=reader.faces_id)
     _check_distinct(die)
     return die
 

@@ -269,3 +269,21 @@ def test_teach_refuses_a_bad_name_and_an_unknown_die(config, capsys):
     assert "bad die name" in capsys.readouterr().err
     assert main(["read", "--die", "nosuch", "x.png"]) == 2
     assert "no taught die called 'nosuch'" in capsys.readouterr().err
+
+
+def test_a_die_taught_with_another_model_must_be_taught_again(config, tmp_path, capsys):
+    dice = tmp_path / "data" / "dice"
+    dice.mkdir(parents=True)
+    faces = {"fish": [1.0] + [0.0] * 63, "wood": [0.0, 1.0] + [0.0] * 62}
+    saved = {"name": "old", "model": "0123456789abcdef", "max_distance": 0.25, "faces": faces}
+    (dice / "old.json").write_text(json.dumps(saved))
+    img, _ = render.scene(np.random.default_rng(4), 240, 320, count=1)
+    cv2.imwrite(str(tmp_path / "one.png"), img)
+    assert main(["read", "--die", "old", str(tmp_path / "one.png")]) == 2
+    err = capsys.readouterr().err
+    assert "taught with another version of the dice model" in err
+    assert "companion teach old" in err
+    # a die saved before the model was recorded is still used
+    saved["model"] = None
+    (dice / "old.json").write_text(json.dumps(saved))
+    assert main(["read", "--die", "old", str(tmp_path / "one.png")]) == 0
