@@ -43,10 +43,16 @@ def demo_server(tmp_path):
     yield from _serve(tmp_path, [])
 
 
-def _serve(tmp_path, extra):
+@pytest.fixture
+def unsure_server(tmp_path):
+    """The demo, with a reader so strict that it is unsure of every die the camera sees."""
+    yield from _serve(tmp_path, [], config="[vision]\nmin_confidence = 0.999999\n")
+
+
+def _serve(tmp_path, extra, config=""):
     port = _free_port()
     env = {**os.environ, "COMPANION_CONFIG": str(tmp_path / "none.toml")}
-    (tmp_path / "none.toml").write_text("")
+    (tmp_path / "none.toml").write_text(config)
     proc = subprocess.Popen(
         [sys.executable, "-m", "companion", "serve", "--demo", "--host", "127.0.0.1",
          "--port", str(port), "--data-dir", str(tmp_path / "data"), "--no-mdns", *extra],

@@ -34,3 +34,33 @@ def test_the_demo_camera_reads_the_roll_onto_the_table_and_the_phones(demo_serve
         f"{demo_server.url}/api/games/{demo_server.game_id}/export.json").read())
     rolls = [e for e in log["log"] if e["payload"].get("type") == "dice_rolled"]
     assert rolls[0]["payload"]["source"] == "camera"
+
+
+def test_a_phone_confirms_a_roll_the_camera_was_unsure_of(unsure_server, browser, shot):
+    srv = unsure_server
+    phone = browser.new_context(**PHONE).new_page()
+    phone.goto(f"{srv.url}/play/{srv.game_id}")
+    phone.fill("#name", "Ann")
+    phone.get_by_role("button", name="Seat 1 — free").click()
+    phone.wait_for_selector("#play:not([hidden])")
+    # the camera settles on the first roll but is sure of no die: the phone asks
+    phone.wait_for_selector("#confirm:not([hidden])", timeout=90_000)
+    assert "unsure" in phone.locator("#confirm").inner_text()
+    game = json.loads(urllib.request.urlopen(f"{srv.url}/api/games/{srv.game_id}").read())
+    assert game["view"]["roll"] is None  # nothing entered the game yet
+    shot(phone, "phone-confirm-unsure-roll")
+    # an incomplete answer is refused, naming the die, and changes nothing
+    phone.click("#confirm-roll")
+    phone.wait_for_selector("#error:has-text('Choose what die')")
+    values = list(ROLLS[0])
+    for i, v in enumerate(values):
+        phone.get_by_label(f"die {i + 1}", exact=True).select_option(str(v))
+    phone.click("#confirm-roll")
+    phone.wait_for_selector("#confirm", state="hidden")
+    phone.wait_for_selector("#dice .die >> nth=4")
+    game = json.loads(urllib.request.urlopen(f"{srv.url}/api/games/{srv.game_id}").read())
+    assert game["view"]["roll"] == values
+    log = json.loads(urllib.request.urlopen(
+        f"{srv.url}/api/games/{srv.game_id}/export.json").read())
+    rolls = [e["payload"] for e in log["log"] if e["payload"].get("type") == "dice_rolled"]
+    assert [(r["values"], r["source"]) for r in rolls] == [(values, "confirmed")]

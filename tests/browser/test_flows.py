@@ -46,7 +46,11 @@ def test_two_phones_and_the_table_play_a_game(server, browser, shot):
         phone.wait_for_selector("#dice .die >> nth=4")
         assert phone.locator("#status").inner_text() == "Your move: mark hex 1 of 2"
     assert ann.locator("#dice").inner_text().split() == [
-        "Sv", "SCAVENGERS", "Bu", "BUILDERS", "Sc", "SCHOLARS", "Sc", "SCHOLARS", "He", "HEALERS"]
+        "Sv", "Scavengers", "Bu", "Builders", "Sc", "Scholars", "Sc", "Scholars", "He", "Healers"]
+    # every tribe's name fits on its die at phone width (none cut off)
+    cut = ann.eval_on_selector_all(
+        "#dice .die", "els => els.filter(e => e.scrollWidth > e.clientWidth).map(e => e.innerText)")
+    assert cut == []
 
     # Ann splits hex (0,0) between Scavengers and Builders.
     ann.get_by_role("button", name="die 1: Scavengers").click()

@@ -99,7 +99,8 @@
     const p = g.device && g.device.pending && g.device.pending.game_id === gameId ? g.device.pending : null;
     $("confirm").hidden = !p;
     if (!p) { confirmShown = null; return; }
-    $("confirm-why").textContent = g.device.message || "";
+    const why = g.device.message || "";
+    $("confirm-why").textContent = why && !/[.!?]$/.test(why) ? `${why}.` : why;
     const key = JSON.stringify(p.values);
     if (key !== confirmShown) {
       confirmShown = key;
