@@ -194,7 +194,7 @@ def speed(reader: DiceReader, data: Path, count: int = 60) -> dict:
 def calibrate(reader: DiceReader, data: Path, card: Path) -> dict:
     """Pick the thresholds on the dev split (never the held-out one) and save them."""
     best = None
-    for det in (0.2, 0.25, 0.3, 0.35, 0.4, 0.5):
+    for det in (0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5):
         reader.detect_threshold = det
         reader.min_confidence = 0.0
         r = evaluate(reader, data, "dev")["all"]
@@ -205,7 +205,7 @@ def calibrate(reader: DiceReader, data: Path, card: Path) -> dict:
     # The unsure threshold: the lowest at which the dice read with confidence are at least
     # 98% right on the dev photos; a die below it is reported unsure instead of guessed.
     chosen = 0.95
-    for conf in (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95):
+    for conf in (0.3, 0.4, 0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95):
         reader.min_confidence = conf
         r = evaluate(reader, data, "dev")["all"]
         if wrong_share(r) <= 0.02:

@@ -3,7 +3,7 @@
 Two small ONNX models, run by onnxruntime (see models/README.md, the model card):
 
 1. ``dice-detector.onnx`` finds dice. It sees the whole picture, letterboxed to
-   384x384, and answers with a heat map of die centres and each die's size (a
+   512x512, and answers with a heat map of die centres and each die's size (a
    CenterNet-style detector). It learned what a die looks like, so it needs no
    picture of the empty table and no colour or brightness rule, and a die is one
    peak however its pips are spread, so there is no clustering distance to tune.
@@ -28,10 +28,11 @@ import numpy as np
 
 from companion.errors import CompanionError
 
-DETECT_SIZE = 384  # the detector's input side when training (the model fixes it)
+DETECT_SIZE = 512  # the detector's input side when training (the model fixes it)
 STRIDE = 4  # detector output cell, in input pixels
 CROP_SIZE = 48  # the face classifier's input side
 CROP_MARGIN = 0.12  # share of the box side added around a die before it is read
+TURNS = 4  # quarter turns of each crop the classifier reads (their answers are averaged)
 SAME_DIE = 0.6  # peaks closer than this share of a found die's size are that die again
 # The First Island's colour-dotted dice: which face value each dot colour stands for
 # (its rulebook: yellow Scavengers 1, red Builders 2, blue Scholars 3, purple
@@ -201,9 +202,15 @@ class DiceReader:
         """Class probabilities (N, classes) and unit embeddings (N, 64) for each box."""
         if not boxes:
             return np.zeros((0, len(self.classes)), np.float32), np.zeros((0, 64), np.float32)
-        crops = np.stack([crop_die(img, b) for b in boxes])
-        probs, emb = self._faces.run(None, {"crops": to_tensor(crops)})
-        return probs, emb
+        n = len(boxes)
+        crops = to_tensor(np.stack([crop_die(img, b) for b in boxes]))
+        # A die's face is the same face turned, so each crop is read in four quarter turns
+        # and the answers averaged: steadier than one look at an oblique or blurred die.
+        turned = np.concatenate([np.rot90(crops, k, axes=(2, 3)) for k in range(TURNS)])
+        probs, emb = self._faces.run(None, {"crops": np.ascontiguousarray(turned)})
+        probs = probs.reshape(TURNS, n, -1).mean(0)
+        emb = emb.reshape(TURNS, n, -1).mean(0)
+        return probs, emb / np.maximum(np.linalg.norm(emb, axis=1, keepdims=True), 1e-9)
 
     def read(self, img: np.ndarray) -> list[DieReading]:
         """Every die in ``img``, left to right then top to bottom."""
@@ -220,10 +227,14 @@ class DiceReader:
             if label == "not-a-die":
                 continue
             if self.custom is not None:
+                # The game is played with the taught dice: a die that is none of the taught
+                # faces is unsure, never read as a standard face.
                 named = self.custom.match(e)
-                if named is not None:
+                if named is None:
+                    dice.append(DieReading(box, None, conf, "unsure"))
+                else:
                     dice.append(DieReading(box, named[0], named[1], named[0]))
-                    continue
+                continue
             if conf < self.min_confidence:
                 dice.append(DieReading(box, None, conf, "unsure"))
                 continue
@@ -242,9 +253,10 @@ class CustomDice:
     """Dice whose faces are symbols, known by the classifier's embedding of each face.
 
     ``faces`` maps a face name to the mean unit embedding of its shows. A die matches
-    the nearest face if it is closer than ``max_distance`` (cosine distance) and
-    clearly nearer to it than to the runner-up. ``model`` names the face classifier that
-    made the embeddings (``DiceReader.faces_id``); None for a die saved before it was kept.
+    the nearest face if it is within that face's ``radius`` (cosine distance; by default
+    ``max_distance``) and clearly nearer to it than to the runner-up. ``model`` names the
+    face classifier that made the embeddings (``DiceReader.faces_id``); None for a die
+    saved before it was kept.
     """
 
     def __init__(
@@ -253,9 +265,11 @@ class CustomDice:
         faces: dict[str, np.ndarray],
         max_distance: float = 0.25,
         model: str | None = None,
+        radius: dict[str, float] | None = None,
     ):
         self.name, self.faces, self.max_distance = name, faces, max_distance
         self.model = model
+        self.radius = {f: (radius or {}).get(f, max_distance) for f in faces}
 
     def match(self, embedding: np.ndarray) -> tuple[str, float] | None:
         if not self.faces:
@@ -265,9 +279,10 @@ class CustomDice:
         order = np.argsort(dist)
         best = dist[order[0]]
         second = dist[order[1]] if len(order) > 1 else 1.0
-        if best > self.max_distance or second - best < 0.05:
+        radius = self.radius[names[order[0]]]
+        if best > radius or second - best < 0.05:
             return None
-        return names[order[0]], float(max(0.0, 1 - best / self.max_distance))
+        return names[order[0]], float(max(0.0, 1 - best / radius))
 
     def save(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -277,6 +292,7 @@ class CustomDice:
                     "name": self.name,
                     "model": self.model,
                     "max_distance": self.max_distance,
+                    "radius": {k: round(v, 4) for k, v in self.radius.items()},
                     "faces": {k: [round(float(x), 6) for x in v] for k, v in self.faces.items()},
                 },
                 indent=1,
@@ -288,7 +304,13 @@ class CustomDice:
         try:
             data = json.loads(path.read_text())
             faces = {k: np.asarray(v, np.float32) for k, v in data["faces"].items()}
-            return cls(data["name"], faces, data.get("max_distance", 0.25), data.get("model"))
+            return cls(
+                data["name"],
+                faces,
+                data.get("max_distance", 0.25),
+                data.get("model"),
+                data.get("radius"),
+            )
         except (OSError, ValueError, KeyError) as exc:
             raise VisionError(
                 f"cannot read the taught die {path}: {exc}. Teach it again with "

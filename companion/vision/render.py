@@ -368,6 +368,73 @@ def place(
     return fresh
 
 
+def clutter(
+    rng: np.random.Generator,
+    img: np.ndarray,
+    count: int,
+    size_range: tuple[float, float],
+    taken: list[tuple[float, float, float]],
+) -> list[tuple[int, int, int, int]]:
+    """Things on a table that are not dice (in place): screw heads, specks, coins, tokens,
+    meeples, pencils and card corners. Returns their boxes."""
+    boxes = []
+    h, w = img.shape[:2]
+    for x, y, s in place(rng, h, w, count, (size_range[0] * 0.3, size_range[1] * 1.3), taken):
+        kind = rng.choice(["screw", "speck", "coin", "token", "meeple", "pencil", "card"])
+        colour = rng.uniform(20, 240, 3).tolist()
+        dark = rng.uniform(10, 70, 3).tolist()
+        r = s / 2
+        c = (int(x), int(y))
+        if kind == "screw":  # a round head with a slot or a cross
+            r = max(2.0, r * 0.5)
+            cv2.circle(img, c, int(r), rng.uniform(90, 200, 3).tolist(), -1, cv2.LINE_AA)
+            a = rng.uniform(0, np.pi)
+            d = np.array([np.cos(a), np.sin(a)]) * r * 0.8
+            for v in (d, d[::-1] * (1, -1)) if rng.random() < 0.5 else (d,):
+                p0, p1 = np.int32(np.array([x, y]) - v), np.int32(np.array([x, y]) + v)
+                cv2.line(img, tuple(int(t) for t in p0), tuple(int(t) for t in p1), dark, 1)
+        elif kind == "speck":  # a dark dot or a crumb: looks like a lone pip
+            r = max(1.0, r * rng.uniform(0.08, 0.25))
+            cv2.circle(img, c, int(r), dark, -1, cv2.LINE_AA)
+        elif kind == "coin":
+            cv2.circle(img, c, int(r), colour, -1, cv2.LINE_AA)
+            cv2.circle(img, c, int(r * 0.8), dark, 1, cv2.LINE_AA)
+        elif kind == "token":  # a round or hexagonal game token, maybe with a printed mark
+            k = int(rng.choice([6, 32]))
+            pts = [
+                (x + r * np.cos(t), y + r * np.sin(t))
+                for t in np.linspace(0, 2 * np.pi, k, endpoint=False) + rng.uniform(0, 6)
+            ]
+            cv2.fillPoly(img, [np.int32(pts)], colour, cv2.LINE_AA)
+            if rng.random() < 0.5:
+                cv2.circle(img, c, max(1, int(r * 0.25)), dark, -1, cv2.LINE_AA)
+        elif kind == "meeple":  # a head and a body
+            cv2.circle(img, (int(x), int(y - r * 0.5)), max(1, int(r * 0.3)), colour, -1)
+            body = np.int32(
+                [(x - r * 0.6, y + r * 0.7), (x + r * 0.6, y + r * 0.7), (x, y - r * 0.3)]
+            )
+            cv2.fillPoly(img, [body], colour, cv2.LINE_AA)
+        elif kind == "pencil":
+            a = rng.uniform(0, np.pi)
+            d = np.array([np.cos(a), np.sin(a)]) * r * 2.5
+            p0, p1 = np.int32(np.array([x, y]) - d), np.int32(np.array([x, y]) + d)
+            cv2.line(
+                img,
+                tuple(int(t) for t in p0),
+                tuple(int(t) for t in p1),
+                colour,
+                max(2, int(r * 0.25)),
+            )
+        else:  # the corner of a card with a rounded edge
+            a = rng.uniform(0, 2 * np.pi)
+            rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+            quad = np.array([(0, 0), (3, 0), (3, 2), (0, 2)], float) * r @ rot.T + (x - r, y - r)
+            cv2.fillPoly(img, [np.int32(quad)], colour, cv2.LINE_AA)
+            cv2.polylines(img, [np.int32(quad)], True, dark, 1, cv2.LINE_AA)
+        boxes.append((int(x - r), int(y - r), int(x + r), int(y + r)))
+    return boxes
+
+
 def scene(
     rng: np.random.Generator,
     h: int = 384,
@@ -376,8 +443,14 @@ def scene(
     faces: list[Face] | None = None,
     kinds: tuple[str, ...] = ("pips", "numeral", "dot"),
     size_range: tuple[float, float] | None = None,
+    mess: int = 0,
+    things: list | None = None,
 ) -> tuple[np.ndarray, list[Die]]:
-    """A table with dice on it: the BGR image and the dice, each with its box."""
+    """A table with dice on it: the BGR image and the dice, each with its box.
+
+    ``mess`` things that are not dice (see ``clutter``) are drawn on the table first; their
+    boxes are added to ``things`` if it is given.
+    """
     count = (
         len(faces) if faces is not None else (int(rng.integers(1, 9)) if count is None else count)
     )
@@ -386,8 +459,13 @@ def scene(
         size_range = (lo, lo * rng.uniform(1.0, 1.4))
     img = background(rng, h, w)
     slant = rng.uniform(0, 0.4)
+    spots = place(rng, h, w, count, size_range)
+    if mess:
+        boxes = clutter(rng, img, mess, size_range, list(spots))
+        if things is not None:
+            things.extend(boxes)
     dice = []
-    for i, (x, y, s) in enumerate(place(rng, h, w, count, size_range)):
+    for i, (x, y, s) in enumerate(spots):
         face = faces[i] if faces is not None else random_face(rng, kinds)
         dice.append(draw_die(rng, img, face, (x, y), s, slant=slant * rng.uniform(0.7, 1.0)))
     img = lighting(rng, img)

@@ -20,6 +20,7 @@ import numpy as np
 
 from companion.vision.reader import CustomDice, DiceReader, VisionError, as_bgr
 
+RADIUS = 0.25  # the least cosine distance a taught face accepts a new throw within
 NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
 
 
@@ -55,14 +56,18 @@ def learn(reader: DiceReader, name: str, shows: dict[str, Iterable[np.ndarray]])
     """A custom die from ``shows``: face name -> pictures of that face up."""
     if len(shows) < 2:
         raise VisionError("teach at least two faces", code="vision/too-few-faces")
-    faces = {}
+    faces, radius = {}, {}
     for face, images in shows.items():
         embs = [embed_show(reader, img) for img in images]
         if not embs:
             raise VisionError(f"no show of face {face!r}", code="vision/no-shows")
         mean = np.mean(embs, axis=0)
         faces[face] = (mean / np.linalg.norm(mean)).astype(np.float32)
-    die = CustomDice(name, faces, model=reader.faces_id)
+        # How far a new throw of this face may land: twice as far as its farthest show
+        # (a face that looks different from each side gets more room), at least the default.
+        spread = max(1 - float(e @ faces[face]) for e in embs)
+        radius[face] = max(RADIUS, 2 * spread)
+    die = CustomDice(name, faces, RADIUS, model=reader.faces_id, radius=radius)
     _check_distinct(die)
     return die
 

@@ -164,23 +164,47 @@ def real_photos(sets, dev: bool):
     return photos
 
 
-def real_crops(sets, dev: bool):
-    """(crop 48x48, class) from every labelled die, plus 'not a die' patches."""
+def real_dice(sets, dev: bool):
+    """(image, box, class, jitter) for every labelled die, cropped afresh at each use, and
+    fixed 'not a die' patches from the same photos."""
     rng = np.random.default_rng(7)
-    crops = []
-    for img, dice in real_photos(sets, dev):
-        for v, b, _ in dice:
-            for _ in range(2):
-                crops.append((R.crop_die(img, jitter(rng, b)), v - 1))
-        crops.extend((c, NOT_A_DIE) for c in negatives(rng, img, [b for _, b, _ in dice], 3))
+    dice, negs = [], []
+    for img, found in real_photos(sets, dev):
+        for v, b, _ in found:
+            dice.append((img, b, v - 1, 0.1))
+        negs.extend((c, NOT_A_DIE) for c in negatives(rng, img, [b for _, b, _ in found], 3))
     for name, img, boxes in images(sets, ("chase_casino", "tomitomi3"), dev):
         h, w = img.shape[:2]
         # a tomitomi3 die fills about the central 40% of its picture; a chase crop is the die
         k = 0.27 if name == "tomitomi3" else 0.0
         b = (w * k, h * k, w * (1 - k), h * (1 - k))
         for v, _ in boxes:
-            crops.append((R.crop_die(img, jitter(rng, b, 0.06)), v - 1))
-    return crops
+            dice.append((img, b, v - 1, 0.06))
+    return dice, negs
+
+
+def sample_crop(rng, img, box, amount):
+    """A crop of ``box`` as the reader takes it, but jittered, turned, and squashed along a
+    random direction as a die seen at a slant is."""
+    x0, y0, x1, y1 = jitter(rng, box, amount)
+    side = max(x1 - x0, y1 - y0) * (1 + 2 * R.CROP_MARGIN)
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    size = R.CROP_SIZE
+    turn, phi = rng.uniform(0, 2 * np.pi), rng.uniform(0, np.pi)
+    squash = rng.uniform(0.7, 1.0) if rng.random() < 0.4 else 1.0
+
+    def rot(a):
+        return np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+
+    a = size / max(side, 1.0) * rot(turn) @ rot(-phi) @ np.diag([1.0, squash]) @ rot(phi)
+    m = np.hstack([a, (np.array([size / 2, size / 2]) - a @ (cx, cy))[:, None]])
+    return cv2.warpAffine(
+        img,
+        m.astype(np.float32),
+        (size, size),
+        flags=cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
 
 
 def jitter(rng, box, amount=0.1):
@@ -219,10 +243,17 @@ def synthetic_crops(rng, n):
     crops = []
     weights = ("pips",) * 5 + ("numeral",) * 2 + ("dot",) * 2
     while len(crops) < n:
-        img, dice = render.scene(rng, 256, 256, kinds=weights)
+        mess, things = int(rng.integers(0, 6)), []
+        img, dice = render.scene(rng, 256, 256, kinds=weights, mess=mess, things=things)
         for d in dice:
             crops.append((R.crop_die(img, jitter(rng, d.box)), CLASSES.index(d.face.label)))
         crops.extend((c, NOT_A_DIE) for c in negatives(rng, img, [d.box for d in dice], 2))
+        # screw heads, specks, coins, tokens...: boxed as a detector might box them
+        for b in things:
+            side = max(b[2] - b[0], b[3] - b[1], 8) * rng.uniform(1.0, 1.6)
+            cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
+            box = (cx - side / 2, cy - side / 2, cx + side / 2, cy + side / 2)
+            crops.append((R.crop_die(img, jitter(rng, box)), NOT_A_DIE))
     return crops
 
 
@@ -240,19 +271,22 @@ def augment_crop(rng, crop):
     return np.clip(c, 0, 255).astype(np.uint8)
 
 
-def synthetic_photos(rng, n):
+def synthetic_photos(rng, n, size):
+    """Rendered tables: most with dice, some with things that are not dice, a few empty."""
     photos = []
     weights = ("pips",) * 6 + ("numeral",) * 2 + ("dot",) * 2
     for _ in range(n):
-        img, dice = render.scene(rng, R.DETECT_SIZE, R.DETECT_SIZE, kinds=weights)
+        count = 0 if rng.random() < 0.08 else None
+        mess = int(rng.integers(1, 10)) if rng.random() < 0.6 else 0
+        img, dice = render.scene(rng, size, size, kinds=weights, count=count, mess=mess)
         photos.append((img, [(0, d.box, True) for d in dice]))
     return photos
 
 
-def detector_sample(rng, img, dice, crop=256):
+def detector_sample(rng, img, dice, size, crop=256):
     """A random training crop from a letterboxed, rescaled photo, and its targets."""
-    boxed, scale = R.letterbox(img)
-    z = rng.uniform(0.7, 1.4)
+    boxed, scale = R.letterbox(img, size)
+    z = rng.uniform(0.6, 1.5)
     if rng.random() < 0.5:
         boxed = cv2.resize(boxed, None, fx=z, fy=z)
     else:
@@ -320,18 +354,23 @@ def focal(pred, gt):
 
 
 # -- training --------------------------------------------------------------------------
-def train_detector(photos, steps, log, init=None):
+def train_detector(photos, real, steps, log, size, init=None):
+    """Half of each batch comes from the first ``real`` photos (the real ones)."""
     rng = np.random.default_rng(1)
     net = Detector()
+    peak = 3e-3
     if init is not None:
         net.load_state_dict(torch.load(init))
         log(f"detector: continuing from {init}")
+        peak = 1e-3
     opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps, pct_start=0.1)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, peak, total_steps=steps, pct_start=0.1)
     net.train()
     t0 = time.time()
     for step in range(steps):
-        batch = [detector_sample(rng, *photos[int(rng.integers(len(photos)))]) for _ in range(16)]
+        picks = [int(rng.integers(real)) for _ in range(8)]
+        picks += [int(rng.integers(real, len(photos))) for _ in range(8)]
+        batch = [detector_sample(rng, *photos[i], size) for i in picks]
         x = torch.from_numpy(R.to_tensor(np.stack([b[0] for b in batch])))
         heat = torch.from_numpy(np.stack([b[1][0] for b in batch]))[:, None]
         reg = torch.from_numpy(np.stack([b[1][1] for b in batch]))
@@ -358,11 +397,19 @@ def train_detector(photos, steps, log, init=None):
     return net.eval()
 
 
-def train_faces(crops, steps, log):
+def train_faces(crops, real, steps, log, init=None):
+    """Half of each batch is real dice (cropped afresh, with real 'not a die' patches), half
+    rendered ones drawn evenly over the classes."""
     rng = np.random.default_rng(2)
+    dice, negs = real
     net = Faces(len(CLASSES))
+    peak = 3e-3
+    if init is not None:
+        net.load_state_dict(torch.load(init))
+        log(f"faces: continuing from {init}")
+        peak = 1e-3
     opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 3e-3, total_steps=steps, pct_start=0.1)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, peak, total_steps=steps, pct_start=0.1)
     by_class = defaultdict(list)
     for i, (_, c) in enumerate(crops):
         by_class[c].append(i)
@@ -371,10 +418,15 @@ def train_faces(crops, steps, log):
     t0 = time.time()
     for step in range(steps):
         idx = [
-            int(rng.choice(by_class[classes[int(rng.integers(len(classes)))]])) for _ in range(64)
+            int(rng.choice(by_class[classes[int(rng.integers(len(classes)))]])) for _ in range(32)
         ]
-        x = torch.from_numpy(R.to_tensor(np.stack([augment_crop(rng, crops[i][0]) for i in idx])))
-        y = torch.tensor([crops[i][1] for i in idx])
+        batch = [crops[i] for i in idx]
+        for _ in range(28):
+            img, box, c, amount = dice[int(rng.integers(len(dice)))]
+            batch.append((sample_crop(rng, img, box, amount), c))
+        batch.extend(negs[int(rng.integers(len(negs)))] for _ in range(4))
+        x = torch.from_numpy(R.to_tensor(np.stack([augment_crop(rng, c) for c, _ in batch])))
+        y = torch.tensor([c for _, c in batch])
         logits, _ = net(x)
         loss = F.cross_entropy(logits, y, label_smoothing=0.05)
         opt.zero_grad()
@@ -409,7 +461,7 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=Path("models"))
     ap.add_argument("--detector-steps", type=int, default=2500)
     ap.add_argument("--faces-steps", type=int, default=3000)
-    ap.add_argument("--synthetic", type=int, default=1200, help="rendered scenes for the detector")
+    ap.add_argument("--synthetic", type=int, default=1500, help="rendered scenes for the detector")
     ap.add_argument("--only", choices=["detector", "faces"], help="train only one of the models")
     ap.add_argument(
         "--checkpoints",
@@ -418,9 +470,12 @@ def main() -> None:
         help="where the PyTorch weights are kept (not shipped)",
     )
     ap.add_argument("--init-detector", type=Path, help="continue from these detector weights")
+    ap.add_argument("--init-faces", type=Path, help="continue from these classifier weights")
+    ap.add_argument("--detect-size", type=int, default=R.DETECT_SIZE, help="detector input side")
+    ap.add_argument("--threads", type=int, default=0, help="PyTorch threads (0: its default)")
     args = ap.parse_args()
     torch.manual_seed(0)
-    torch.set_num_threads(max(1, torch.get_num_threads()))
+    torch.set_num_threads(args.threads or max(1, torch.get_num_threads()))
 
     def log(msg):
         print(msg, flush=True)
@@ -430,27 +485,30 @@ def main() -> None:
         raise SystemExit(f"no labels.csv under {args.data}: pass the folder of photo sets")
     args.out.mkdir(parents=True, exist_ok=True)
     card_path = args.out / "dice.json"
-    card = json.loads(card_path.read_text()) if card_path.exists() else {}
-    card.update({"classes": CLASSES, "detect_size": R.DETECT_SIZE, "crop_size": R.CROP_SIZE})
+    made = {"classes": CLASSES, "crop_size": R.CROP_SIZE}
     rng = np.random.default_rng(0)
     if args.only in (None, "detector"):
-        photos = real_photos(sets, dev=False) + synthetic_photos(rng, args.synthetic)
-        log(f"detector: {len(photos)} photos (real train + {args.synthetic} rendered)")
-        det = train_detector(photos, args.detector_steps, log, args.init_detector)
+        size = args.detect_size
+        real = real_photos(sets, dev=False)
+        photos = real + synthetic_photos(rng, args.synthetic, size)
+        log(f"detector: {len(real)} real train photos + {args.synthetic} rendered")
+        det = train_detector(photos, len(real), args.detector_steps, log, size, args.init_detector)
+        made["detect_size"] = size
         args.checkpoints.mkdir(parents=True, exist_ok=True)
         torch.save(det.state_dict(), args.checkpoints / "detector.pt")
         export(
             det,
-            torch.zeros(1, 3, R.DETECT_SIZE, R.DETECT_SIZE),
+            torch.zeros(1, 3, size, size),
             args.out / "dice-detector.onnx",
             ["image"],
             ["out"],
             None,
         )
     if args.only in (None, "faces"):
-        crops = real_crops(sets, dev=False) + synthetic_crops(rng, 20000)
-        log(f"faces: {len(crops)} crops")
-        faces = train_faces(crops, args.faces_steps, log)
+        real = real_dice(sets, dev=False)
+        crops = synthetic_crops(rng, 20000)
+        log(f"faces: {len(real[0])} real dice, {len(real[1])} real not-dice, {len(crops)} rendered")
+        faces = train_faces(crops, real, args.faces_steps, log, args.init_faces)
         args.checkpoints.mkdir(parents=True, exist_ok=True)
         torch.save(faces.state_dict(), args.checkpoints / "faces.pt")
         export(
@@ -461,6 +519,9 @@ def main() -> None:
             ["probs", "embedding"],
             {"crops": {0: "n"}, "probs": {0: "n"}, "embedding": {0: "n"}},
         )
+    # read the card only now: the detector and the classifier may train side by side
+    card = json.loads(card_path.read_text()) if card_path.exists() else {}
+    card.update(made)
     card.setdefault("min_confidence", 0.6)
     card.setdefault("detect_threshold", 0.3)
     card_path.write_text(json.dumps(card, indent=1) + "\n")
