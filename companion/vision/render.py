@@ -368,6 +368,11 @@ def place(
     return fresh
 
 
+def _pt(p) -> tuple[int, int]:
+    """A point as OpenCV's drawing functions take it."""
+    return int(p[0]), int(p[1])
+
+
 def clutter(
     rng: np.random.Generator,
     img: np.ndarray,
@@ -384,15 +389,14 @@ def clutter(
         colour = rng.uniform(20, 240, 3).tolist()
         dark = rng.uniform(10, 70, 3).tolist()
         r = s / 2
-        c = (int(x), int(y))
+        c, centre = (int(x), int(y)), np.array([x, y])
         if kind == "screw":  # a round head with a slot or a cross
             r = max(2.0, r * 0.5)
             cv2.circle(img, c, int(r), rng.uniform(90, 200, 3).tolist(), -1, cv2.LINE_AA)
             a = rng.uniform(0, np.pi)
             d = np.array([np.cos(a), np.sin(a)]) * r * 0.8
             for v in (d, d[::-1] * (1, -1)) if rng.random() < 0.5 else (d,):
-                p0, p1 = np.int32(np.array([x, y]) - v), np.int32(np.array([x, y]) + v)
-                cv2.line(img, tuple(int(t) for t in p0), tuple(int(t) for t in p1), dark, 1)
+                cv2.line(img, _pt(centre - v), _pt(centre + v), dark, 1)
         elif kind == "speck":  # a dark dot or a crumb: looks like a lone pip
             r = max(1.0, r * rng.uniform(0.08, 0.25))
             cv2.circle(img, c, int(r), dark, -1, cv2.LINE_AA)
@@ -417,14 +421,7 @@ def clutter(
         elif kind == "pencil":
             a = rng.uniform(0, np.pi)
             d = np.array([np.cos(a), np.sin(a)]) * r * 2.5
-            p0, p1 = np.int32(np.array([x, y]) - d), np.int32(np.array([x, y]) + d)
-            cv2.line(
-                img,
-                tuple(int(t) for t in p0),
-                tuple(int(t) for t in p1),
-                colour,
-                max(2, int(r * 0.25)),
-            )
+            cv2.line(img, _pt(centre - d), _pt(centre + d), colour, max(2, int(r * 0.25)))
         else:  # the corner of a card with a rounded edge
             a = rng.uniform(0, 2 * np.pi)
             rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])

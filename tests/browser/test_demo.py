@@ -12,14 +12,20 @@ from tests.browser.conftest import PHONE
 pytestmark = pytest.mark.browser
 
 
-def test_the_demo_camera_reads_the_roll_onto_the_table_and_the_phones(demo_server, browser, shot):
-    table = browser.new_page(viewport={"width": 1024, "height": 768})
-    table.goto(f"{demo_server.url}/table/{demo_server.game_id}")
+def ann_takes_seat_1(browser, server):
+    """A phone-sized page on the game's play view, seated as Ann."""
     phone = browser.new_context(**PHONE).new_page()
-    phone.goto(f"{demo_server.url}/play/{demo_server.game_id}")
+    phone.goto(f"{server.url}/play/{server.game_id}")
     phone.fill("#name", "Ann")
     phone.get_by_role("button", name="Seat 1 — free").click()
     phone.wait_for_selector("#play:not([hidden])")
+    return phone
+
+
+def test_the_demo_camera_reads_the_roll_onto_the_table_and_the_phones(demo_server, browser, shot):
+    table = browser.new_page(viewport={"width": 1024, "height": 768})
+    table.goto(f"{demo_server.url}/table/{demo_server.game_id}")
+    phone = ann_takes_seat_1(browser, demo_server)
     # nobody types anything: the first replayed roll settles and is read (first start
     # draws the demo frames, so allow for that)
     table.wait_for_selector("#roll .die", timeout=90_000)
@@ -38,11 +44,7 @@ def test_the_demo_camera_reads_the_roll_onto_the_table_and_the_phones(demo_serve
 
 def test_a_phone_confirms_a_roll_the_camera_was_unsure_of(unsure_server, browser, shot):
     srv = unsure_server
-    phone = browser.new_context(**PHONE).new_page()
-    phone.goto(f"{srv.url}/play/{srv.game_id}")
-    phone.fill("#name", "Ann")
-    phone.get_by_role("button", name="Seat 1 — free").click()
-    phone.wait_for_selector("#play:not([hidden])")
+    phone = ann_takes_seat_1(browser, srv)
     # the camera settles on the first roll but is sure of no die: the phone asks
     phone.wait_for_selector("#confirm:not([hidden])", timeout=90_000)
     assert "unsure" in phone.locator("#confirm").inner_text()
