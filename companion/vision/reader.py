@@ -81,15 +81,20 @@ def crop_die(
     box: tuple[float, float, float, float],
     size: int = CROP_SIZE,
     margin: float = CROP_MARGIN,
+    shape: np.ndarray | None = None,
 ) -> np.ndarray:
-    """A ``size`` square crop centred on ``box``, its side the box's longer side plus margins."""
+    """A ``size`` square crop centred on ``box``, its side the box's longer side plus margins.
+
+    ``shape``, a 2x2 matrix, turns or squashes the crop about its centre (training uses it).
+    """
     x0, y0, x1, y1 = box
     side = max(x1 - x0, y1 - y0) * (1 + 2 * margin)
-    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-    s = size / max(side, 1.0)
-    m = np.float32([[s, 0, size / 2 - s * cx], [0, s, size / 2 - s * cy]])
-    interp = cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR
-    return cv2.warpAffine(img, m, (size, size), flags=interp, borderMode=cv2.BORDER_REPLICATE)
+    centre = np.array([(x0 + x1) / 2, (y0 + y1) / 2])
+    a = size / max(side, 1.0) * (np.eye(2) if shape is None else shape)
+    m = np.hstack([a, (size / 2 - a @ centre)[:, None]]).astype(np.float32)
+    return cv2.warpAffine(
+        img, m, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    )
 
 
 def decode(

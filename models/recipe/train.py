@@ -186,25 +186,15 @@ def real_dice(sets, dev: bool):
 def sample_crop(rng, img, box, amount):
     """A crop of ``box`` as the reader takes it, but jittered, turned, and squashed along a
     random direction as a die seen at a slant is."""
-    x0, y0, x1, y1 = jitter(rng, box, amount)
-    side = max(x1 - x0, y1 - y0) * (1 + 2 * R.CROP_MARGIN)
-    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-    size = R.CROP_SIZE
+    box = jitter(rng, box, amount)
     turn, phi = rng.uniform(0, 2 * np.pi), rng.uniform(0, np.pi)
     squash = rng.uniform(0.7, 1.0) if rng.random() < 0.4 else 1.0
 
     def rot(a):
         return np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
 
-    a = size / max(side, 1.0) * rot(turn) @ rot(-phi) @ np.diag([1.0, squash]) @ rot(phi)
-    m = np.hstack([a, (np.array([size / 2, size / 2]) - a @ (cx, cy))[:, None]])
-    return cv2.warpAffine(
-        img,
-        m.astype(np.float32),
-        (size, size),
-        flags=cv2.INTER_LINEAR,
-        borderMode=cv2.BORDER_REPLICATE,
-    )
+    shape = rot(turn) @ rot(-phi) @ np.diag([1.0, squash]) @ rot(phi)
+    return R.crop_die(img, box, shape=shape)
 
 
 def jitter(rng, box, amount=0.1):
@@ -354,17 +344,23 @@ def focal(pred, gt):
 
 
 # -- training --------------------------------------------------------------------------
+def optimiser(net, steps, init, log, what):
+    """AdamW on a one-cycle schedule; continuing from ``init`` weights, a lower peak rate."""
+    peak = 3e-3
+    if init is not None:
+        net.load_state_dict(torch.load(init))
+        log(f"{what}: continuing from {init}")
+        peak = 1e-3
+    opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, peak, total_steps=steps, pct_start=0.1)
+    return opt, sched
+
+
 def train_detector(photos, real, steps, log, size, init=None):
     """Half of each batch comes from the first ``real`` photos (the real ones)."""
     rng = np.random.default_rng(1)
     net = Detector()
-    peak = 3e-3
-    if init is not None:
-        net.load_state_dict(torch.load(init))
-        log(f"detector: continuing from {init}")
-        peak = 1e-3
-    opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, peak, total_steps=steps, pct_start=0.1)
+    opt, sched = optimiser(net, steps, init, log, "detector")
     net.train()
     t0 = time.time()
     for step in range(steps):
@@ -403,13 +399,7 @@ def train_faces(crops, real, steps, log, init=None):
     rng = np.random.default_rng(2)
     dice, negs = real
     net = Faces(len(CLASSES))
-    peak = 3e-3
-    if init is not None:
-        net.load_state_dict(torch.load(init))
-        log(f"faces: continuing from {init}")
-        peak = 1e-3
-    opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, peak, total_steps=steps, pct_start=0.1)
+    opt, sched = optimiser(net, steps, init, log, "faces")
     by_class = defaultdict(list)
     for i, (_, c) in enumerate(crops):
         by_class[c].append(i)
