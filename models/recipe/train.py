@@ -9,6 +9,11 @@ Data: the *train* rows of the labelled photos in --data (see its README) and
 scenes drawn by companion.vision.render. A tenth of the train photos (by file) is
 kept aside as a development split to pick the confidence threshold and to watch
 training; the held-out split is never read here.
+
+A run trains one or both models, from scratch or (--init-detector, --init-faces)
+continuing from earlier weights at a lower learning rate; `make model` chains three
+such stages per model. --mine-with points at an earlier pair of models whose false
+boxes on the train photos become hard "not a die" crops for the classifier.
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ from companion.vision.evaluate import is_dev
 
 CLASSES = ["1", "2", "3", "4", "5", "6", *(f"dot-{c}" for c in render.DOT_COLOURS), "not-a-die"]
 NOT_A_DIE = CLASSES.index("not-a-die")
+BATCH = 64  # crops in each classifier training step
 
 
 # -- models ----------------------------------------------------------------------------
@@ -229,6 +235,33 @@ def negatives(rng, img, boxes, count):
     return out
 
 
+def mined_negatives(rng, sets, models: Path, per_box: int = 4):
+    """Hard 'not a die' crops: what the detector in ``models`` boxes on the matteop65 train
+    photos far from every labelled die (a cable tag, a laptop corner). Only that set: its
+    labels are complete, while a crowded epanemu photo has dice nobody labelled. A box
+    within one and a half dice of a labelled die is left alone (it may be that die's side
+    face), and so is one the classifier reads as a die with confidence (a die at the
+    picture's edge that was not labelled)."""
+    reader = R.DiceReader(models, detect_threshold=0.35, min_confidence=0.0)
+    out = []
+    for _name, img, pips in images(sets, ("matteop65",), dev=False):
+        boxes = pip_box_to_die(pips)
+        found = [b for b, _ in reader.detect(img)]
+        probs, _ = reader.classify(img, found)
+        for box, p in zip(found, probs, strict=True):
+            if p[:-1].max() >= 0.9:
+                continue
+            cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+            size = max(box[2] - box[0], box[3] - box[1])
+            if all(
+                np.hypot(cx - (b[0] + b[2]) / 2, cy - (b[1] + b[3]) / 2)
+                > 1.5 * max(size, b[2] - b[0], b[3] - b[1])
+                for _, b in boxes
+            ):
+                out.extend((sample_crop(rng, img, box, 0.1), NOT_A_DIE) for _ in range(per_box))
+    return out
+
+
 def synthetic_crops(rng, n):
     crops = []
     weights = ("pips",) * 5 + ("numeral",) * 2 + ("dot",) * 2
@@ -393,9 +426,10 @@ def train_detector(photos, real, steps, log, size, init=None):
     return net.eval()
 
 
-def train_faces(crops, real, steps, log, init=None):
-    """Half of each batch is real dice (cropped afresh, with real 'not a die' patches), half
-    rendered ones drawn evenly over the classes."""
+def train_faces(crops, real, steps, log, init=None, rendered=0.5, hard=()):
+    """A ``rendered`` share of each batch is rendered crops drawn evenly over the classes, the
+    rest real dice (cropped afresh) with one real 'not a die' patch for every seven (half of
+    them ``hard`` ones, when given)."""
     rng = np.random.default_rng(2)
     dice, negs = real
     net = Faces(len(CLASSES))
@@ -404,17 +438,22 @@ def train_faces(crops, real, steps, log, init=None):
     for i, (_, c) in enumerate(crops):
         by_class[c].append(i)
     classes = sorted(by_class)
+    n_rendered = round(BATCH * rendered)
+    n_dice = (BATCH - n_rendered) * 7 // 8
     net.train()
     t0 = time.time()
     for step in range(steps):
         idx = [
-            int(rng.choice(by_class[classes[int(rng.integers(len(classes)))]])) for _ in range(32)
+            int(rng.choice(by_class[classes[int(rng.integers(len(classes)))]]))
+            for _ in range(n_rendered)
         ]
         batch = [crops[i] for i in idx]
-        for _ in range(28):
+        for _ in range(n_dice):
             img, box, c, amount = dice[int(rng.integers(len(dice)))]
             batch.append((sample_crop(rng, img, box, amount), c))
-        batch.extend(negs[int(rng.integers(len(negs)))] for _ in range(4))
+        for k in range(BATCH - len(batch)):
+            pool = hard if hard and k % 2 else negs
+            batch.append(pool[int(rng.integers(len(pool)))])
         x = torch.from_numpy(R.to_tensor(np.stack([augment_crop(rng, c) for c, _ in batch])))
         y = torch.tensor([c for _, c in batch])
         logits, _ = net(x)
@@ -461,6 +500,17 @@ def main() -> None:
     )
     ap.add_argument("--init-detector", type=Path, help="continue from these detector weights")
     ap.add_argument("--init-faces", type=Path, help="continue from these classifier weights")
+    ap.add_argument(
+        "--rendered-share",
+        type=float,
+        default=0.5,
+        help="share of each classifier batch that is rendered crops (the rest is real)",
+    )
+    ap.add_argument(
+        "--mine-with",
+        type=Path,
+        help="a models folder whose detector finds hard 'not a die' crops in the train photos",
+    )
     ap.add_argument("--detect-size", type=int, default=R.DETECT_SIZE, help="detector input side")
     ap.add_argument("--threads", type=int, default=0, help="PyTorch threads (0: its default)")
     args = ap.parse_args()
@@ -498,7 +548,12 @@ def main() -> None:
         real = real_dice(sets, dev=False)
         crops = synthetic_crops(rng, 20000)
         log(f"faces: {len(real[0])} real dice, {len(real[1])} real not-dice, {len(crops)} rendered")
-        faces = train_faces(crops, real, args.faces_steps, log, args.init_faces)
+        hard = mined_negatives(rng, sets, args.mine_with) if args.mine_with else []
+        if args.mine_with:
+            log(f"faces: {len(hard)} hard not-dice crops, boxed by {args.mine_with}")
+        faces = train_faces(
+            crops, real, args.faces_steps, log, args.init_faces, args.rendered_share, hard
+        )
         args.checkpoints.mkdir(parents=True, exist_ok=True)
         torch.save(faces.state_dict(), args.checkpoints / "faces.pt")
         export(
