@@ -42,9 +42,11 @@ bench: $(STAMP)
 # continuing from the one before at a lower learning rate; the detector and the classifier
 # train side by side, one thread each. The classifier's third stage waits for both second
 # stages: their pair finds the hard "not a die" crops it learns from. About 100 minutes on
-# 2 cores.
+# 2 cores. `make model MODELS=DIR` writes a candidate into DIR instead of over the shipped
+# models; compare it with `companion bench vision --split dev --models DIR`.
 TRAIN := $(BIN)/python models/recipe/train.py --data $(DICE_DATA) --threads 1
-CKPT := artifacts/model-checkpoints
+MODELS ?= models
+CKPT ?= artifacts/model-checkpoints
 DETECTOR2 := $(CKPT)/detector-stage2
 FACES2 := $(CKPT)/faces-stage2
 MINE := $(CKPT)/mine
@@ -53,7 +55,7 @@ model: $(STAMP)
 	$(BIN)/pip install --quiet -e '.[dev,train]'
 	rm -rf $(CKPT)
 	$(MAKE) -j2 model-detector model-faces
-	$(BIN)/python -m companion bench vision --data $(DICE_DATA) --calibrate
+	$(BIN)/python -m companion bench vision --data $(DICE_DATA) --calibrate --models $(MODELS)
 
 $(DETECTOR2)/detector.pt:
 	$(TRAIN) --only detector --detector-steps 4000 --out $(CKPT)/detector-stage1 \
@@ -68,13 +70,13 @@ $(FACES2)/faces.pt:
 		--init-faces $(CKPT)/faces-stage1/faces.pt
 
 model-detector: $(DETECTOR2)/detector.pt
-	$(TRAIN) --only detector --detector-steps 6000 --out models --checkpoints $(CKPT) \
+	$(TRAIN) --only detector --detector-steps 6000 --out $(MODELS) --checkpoints $(CKPT) \
 		--init-detector $(DETECTOR2)/detector.pt
 
 model-faces: $(DETECTOR2)/detector.pt $(FACES2)/faces.pt
 	mkdir -p $(MINE)
-	cp $(DETECTOR2)/dice-detector.onnx $(FACES2)/dice-faces.onnx models/dice.json $(MINE)/
-	$(TRAIN) --only faces --faces-steps 7000 --out models --checkpoints $(CKPT) \
+	cp $(DETECTOR2)/dice-detector.onnx $(FACES2)/dice-faces.onnx $(FACES2)/dice.json $(MINE)/
+	$(TRAIN) --only faces --faces-steps 7000 --out $(MODELS) --checkpoints $(CKPT) \
 		--init-faces $(FACES2)/faces.pt --rendered-share 0.25 --mine-with $(MINE)
 
 clean:

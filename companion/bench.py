@@ -96,11 +96,12 @@ def run(what: str, args) -> int:
         if not args.data:
             raise CompanionError("pass --data with the folder of labelled dice photos, e.g. "
                                  "--data ../shared/data/dice", code="vision/no-data")
-        if args.calibrate:
-            from companion.vision.reader import DiceReader, model_dir
+        from companion.vision.reader import DiceReader, model_dir
 
-            found = evaluate.calibrate(DiceReader(), Path(args.data), model_dir() / "dice.json")
+        models = Path(args.models) if args.models else model_dir()
+        if args.calibrate:
+            found = evaluate.calibrate(DiceReader(models), Path(args.data), models / "dice.json")
             print(json.dumps(found, indent=2))
             return 0
-        print(json.dumps(evaluate.bench_vision(Path(args.data), args.split), indent=2))
+        print(json.dumps(evaluate.bench_vision(Path(args.data), args.split, models), indent=2))
     return 0

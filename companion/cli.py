@@ -241,6 +241,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="vision: which photos to read (dev = the train photos kept aside)")
     p.add_argument("--calibrate", action="store_true",
                    help="vision: choose the thresholds on the dev split and save them")
+    p.add_argument("--models", metavar="DIR",
+                   help="vision: a folder of dice models to measure (default: the shipped ones)")
     p.add_argument("--repeat", type=int, default=2000, help="engine: timed repetitions")
     p.add_argument("--clients", type=int, default=12, help="web: live pages connected")
     p.add_argument("--actions", type=int, default=200, help="web: actions sent")

@@ -15,7 +15,8 @@ matteop65 labels surround the pips, not the die). Crops of a single die
 (chase_casino, tomitomi3) test reading only: the crop is the die, so the face
 classifier reads it directly and no detection is counted for it.
 
-``--split dev`` measures the tenth of the train photos that training kept aside;
+``--split dev`` measures the tenth of the train photos that training kept aside (chosen by
+source photo, so that no copy of a dev photo is trained on);
 ``--calibrate`` picks the thresholds on that split and writes them into the model
 card's dice.json. Nothing is ever tuned on the held-out split.
 """
@@ -24,9 +25,11 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 import resource
 import statistics
 import time
+import zlib
 from collections import defaultdict
 from pathlib import Path
 
@@ -38,9 +41,28 @@ from companion.vision.reader import DiceReader, DieReading, VisionError, as_bgr,
 CROP_SETS = {"chase_casino": 1.0, "tomitomi3": 0.46}  # share of the crop the die fills
 
 
+def source_photo(name: str) -> str:
+    """What a labelled file was made from, so that near-copies fall on one side of a split:
+    the photo behind a Roboflow export's augmented copies (``NAME_jpg.rf.HASH.jpg``), the
+    drone frame behind a crop (``..._DJI_<time>_<frame>_D_detection_N``), or else a run of
+    ten consecutive frames (``train_two_31.jpg`` to ``_39``: one scene filmed)."""
+    if ".rf." in name:
+        return name.split(".rf.")[0]
+    frame = re.search(r"DJI_\d+_\d+", name)
+    if frame:
+        return frame.group()
+    stem = name.rsplit(".", 1)[0]
+    numbers = list(re.finditer(r"\d+", stem))
+    if not numbers:
+        return stem
+    last = numbers[-1]
+    return f"{stem[: last.start()]}{int(last.group()) // 10}x{stem[last.end() :]}"
+
+
 def is_dev(name: str) -> bool:
-    """The tenth of the train photos kept aside for development (the same rule as training)."""
-    return (sum(name.encode()) * 2654435761) % 10 == 0
+    """The tenth of the train photos kept aside for development (the same rule as training),
+    chosen by source photo: no copy of a dev photo is trained on."""
+    return zlib.crc32(source_photo(name).encode()) % 10 == 0
 
 
 def load_split(data: Path, split: str) -> dict[str, dict[str, list]]:

@@ -161,6 +161,18 @@ class DiceReader:
         import onnxruntime as ort
 
         models = models or model_dir()
+        missing = [
+            f
+            for f in ("dice.json", "dice-detector.onnx", "dice-faces.onnx")
+            if not (models / f).is_file()
+        ]
+        if missing:
+            raise VisionError(
+                f"no dice models in {models}: {', '.join(missing)} missing. Give a folder "
+                "holding dice.json, dice-detector.onnx and dice-faces.onnx, reinstall the "
+                "package, or run `make model` to rebuild them.",
+                code="vision/no-models",
+            )
         card = json.loads((models / "dice.json").read_text())
         self.classes: list[str] = card["classes"]
         self.min_confidence = card["min_confidence"] if min_confidence is None else min_confidence

@@ -1,0 +1,147 @@
+"""`companion bench vision`: the dev split it keeps aside, and the figures it reports."""
+
+from __future__ import annotations
+
+import csv
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from companion.cli import main
+from companion.vision.evaluate import is_dev, load_split, source_photo
+from companion.vision.reader import model_dir
+from tests.integration.test_reader import GOLDEN, MISREAD
+
+pytestmark = pytest.mark.integration
+FIELDS = ["filename", "width", "height", "value", "xmin", "ymin", "xmax", "ymax", "split"]
+
+
+@pytest.mark.parametrize(
+    "name, source",
+    [
+        # a Roboflow export: augmented copies of one photo
+        ("train_dice_101_jpg.rf.9e69503db4a1230f791c4004b2080121.jpg", "train_dice_101_jpg"),
+        # crops of one drone frame, in several versions of a data set
+        ("train_v2_DJI_20241005234306_0227_D_detection_1.jpg", "DJI_20241005234306_0227"),
+        ("train_v5_DJI_20241005234306_0227_D_detection_2.jpg", "DJI_20241005234306_0227"),
+        # consecutive frames of one filmed scene
+        ("train_two_31.jpg", "train_two_3x"),
+        ("train_two_39.jpg", "train_two_3x"),
+        ("v1_00100.png", "v1_10x"),
+        ("table.jpg", "table"),
+    ],
+)
+def test_near_copies_share_a_source_photo(name, source):
+    assert source_photo(name) == source
+
+
+def test_the_dev_tenth_never_splits_the_copies_of_one_photo():
+    copies = [
+        [f"train_dice_{n}_jpg.rf.{k:032x}.jpg" for k in range(n * 3, n * 3 + 3)]
+        for n in range(1000)
+    ]
+    for group in copies:
+        assert len({is_dev(name) for name in group}) == 1, group
+    share = sum(is_dev(group[0]) for group in copies) / len(copies)
+    assert 0.07 <= share <= 0.13, share
+
+
+def write_set(folder: Path, rows: list[dict]) -> None:
+    folder.mkdir(parents=True)
+    with open(folder / "labels.csv", "w", newline="") as f:
+        out = csv.DictWriter(f, FIELDS)
+        out.writeheader()
+        out.writerows(rows)
+
+
+def test_the_dev_split_is_train_photos_only(tmp_path):
+    rows = []
+    for n in range(200):
+        for k in range(3):
+            name = f"train_dice_{n}_jpg.rf.{n}{k}.jpg"
+            rows.append(
+                dict(
+                    filename=name,
+                    width=640,
+                    height=640,
+                    value=1 + n % 6,
+                    xmin=10,
+                    ymin=10,
+                    xmax=40,
+                    ymax=40,
+                    split="train",
+                )
+            )
+        rows.append(
+            dict(
+                filename=f"test_dice_{n}_jpg.rf.0.jpg",
+                width=640,
+                height=640,
+                value=2,
+                xmin=10,
+                ymin=10,
+                xmax=40,
+                ymax=40,
+                split="heldout",
+            )
+        )
+    write_set(tmp_path / "dice", rows)
+    dev = load_split(tmp_path, "dev")["dice"]
+    held = load_split(tmp_path, "heldout")["dice"]
+    assert dev and not set(dev) & set(held)
+    assert all(name.startswith("train_") for name in dev)
+    sources = {source_photo(name) for name in dev}
+    assert len(dev) == 3 * len(sources)  # every copy of a dev photo, none trained on
+
+
+def golden_set(root: Path) -> dict:
+    cases = json.loads((GOLDEN / "expected.json").read_text())
+    rows = []
+    for name, case in cases.items():
+        for value, (x0, y0, x1, y1) in zip(case["values"], case["boxes"], strict=True):
+            rows.append(
+                dict(
+                    filename=name,
+                    width=0,
+                    height=0,
+                    value=value,
+                    xmin=x0,
+                    ymin=y0,
+                    xmax=x1,
+                    ymax=y1,
+                    split="heldout",
+                )
+            )
+    write_set(root / "golden", rows)
+    for name in cases:
+        shutil.copy(GOLDEN / name, root / "golden" / name)
+    return cases
+
+
+def test_the_benchmark_reports_the_golden_photos_as_the_reader_reads_them(tmp_path, capsys):
+    cases = golden_set(tmp_path)
+    assert main(["bench", "vision", "--data", str(tmp_path)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    golden = out["sets"]["golden"]
+    assert (golden["photos"], golden["dice"]) == (
+        len(cases),
+        sum(len(c["values"]) for c in cases.values()),
+    )
+    # the photos tests/integration/test_reader.py knows are misread are the ones not right
+    assert golden["photos_entirely_right"] == round(1 - len(MISREAD) / len(cases), 4)
+    assert out["speed"]["frames"] == 3  # the three 640x640 golden photos
+    assert out["speed"]["read_ms_median"] > out["speed"]["jpeg_decode_ms_median"] > 0
+    card = json.loads((model_dir() / "dice.json").read_text())
+    assert out["thresholds"] == {
+        "detect": card["detect_threshold"],
+        "min_confidence": card["min_confidence"],
+    }
+
+
+def test_a_models_folder_without_models_is_named(tmp_path, capsys):
+    golden_set(tmp_path)
+    assert main(["bench", "vision", "--data", str(tmp_path), "--models", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert f"no dice models in {tmp_path}" in err and "dice-detector.onnx" in err
