@@ -28,6 +28,7 @@ run: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 
 test: $(STAMP) $(CHROMIUM) $(SHELLCHECK) lint
 	$(BIN)/python -m pytest

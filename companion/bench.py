@@ -42,7 +42,7 @@ def _full_game_state(game, players: int = 4):
                 state = game.apply(state, Mark(seat, hexes[2 * i + n], picks, seat % 3))
         state = game.apply(state, Advance())
         i += 1
-    return state, hexes[2 * i:]
+    return state, hexes[2 * i :]
 
 
 def bench_engine(repeat: int) -> dict:
@@ -70,15 +70,20 @@ def bench_engine(repeat: int) -> dict:
         store.close()
     return {
         "apply_one_action_ms": round(_median_ms(lambda: game.apply(rolled, mark), repeat), 4),
-        "score_full_board_ms": round(_median_ms(lambda: score_board(
-            full.island, one.cells, one.claimed, len(one.overrides), ()), repeat), 4),
+        "score_full_board_ms": round(
+            _median_ms(
+                lambda: score_board(full.island, one.cells, one.claimed, len(one.overrides), ()),
+                repeat,
+            ),
+            4,
+        ),
         "score_all_4_players_ms": round(_median_ms(lambda: game.score(full), repeat), 4),
         "session_act_plus_undo_on_disk_ms": round(act_undo, 3),
         "targets": {"apply_one_action_ms": 2.0, "score_full_board_ms": 5.0},
         "repeat": repeat,
         "note": "apply = validate + reduce; score = one full 36-hex board (and all 4 boards "
-                "of the game); session figure includes two SQLite commits with "
-                "synchronous=FULL (an action and its undo)",
+        "of the game); session figure includes two SQLite commits with "
+        "synchronous=FULL (an action and its undo)",
     }
 
 
@@ -94,8 +99,11 @@ def run(what: str, args) -> int:
         from companion.vision import evaluate
 
         if not args.data:
-            raise CompanionError("pass --data with the folder of labelled dice photos, e.g. "
-                                 "--data ../shared/data/dice", code="vision/no-data")
+            raise CompanionError(
+                "pass --data with the folder of labelled dice photos, e.g. "
+                "--data ../shared/data/dice",
+                code="vision/no-data",
+            )
         from companion.vision.reader import DiceReader, model_dir
 
         models = Path(args.models) if args.models else model_dir()

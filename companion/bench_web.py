@@ -25,8 +25,9 @@ PIN = "0000"
 
 def _post(port: int, path: str, body: dict) -> dict:
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-    conn.request("POST", path, json.dumps(body), {"Content-Type": "application/json",
-                                                  "X-Host-Pin": PIN})
+    conn.request(
+        "POST", path, json.dumps(body), {"Content-Type": "application/json", "X-Host-Pin": PIN}
+    )
     resp = conn.getresponse()
     data = json.loads(resp.read())
     conn.close()
@@ -35,8 +36,13 @@ def _post(port: int, path: str, body: dict) -> dict:
     return data
 
 
-def _client(port: int, game_id: str, got: dict[int, list[float]], ready: threading.Event,
-            lock: threading.Lock) -> None:
+def _client(
+    port: int,
+    game_id: str,
+    got: dict[int, list[float]],
+    ready: threading.Event,
+    lock: threading.Lock,
+) -> None:
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
     conn.request("GET", f"/api/games/{game_id}/events")
     resp = conn.getresponse()
@@ -69,8 +75,9 @@ def bench_web(clients: int = 12, actions: int = 100) -> dict:
         lock = threading.Lock()
         for _ in range(clients):
             ready = threading.Event()
-            threading.Thread(target=_client, args=(port, game_id, got, ready, lock),
-                             daemon=True).start()
+            threading.Thread(
+                target=_client, args=(port, game_id, got, ready, lock), daemon=True
+            ).start()
             ready.wait(10)
         time.sleep(0.2)
         latencies: list[float] = []
@@ -78,8 +85,11 @@ def bench_web(clients: int = 12, actions: int = 100) -> dict:
         for i in range(actions):
             sent = time.perf_counter()
             if i % 2 == 0:
-                seq = _post(port, f"/api/games/{game_id}/actions", {"action": {
-                    "type": "dice_rolled", "values": [1 + i % 6, 2, 3, 4, 5]}})["seq"]
+                seq = _post(
+                    port,
+                    f"/api/games/{game_id}/actions",
+                    {"action": {"type": "dice_rolled", "values": [1 + i % 6, 2, 3, 4, 5]}},
+                )["seq"]
             else:
                 seq = _post(port, f"/api/games/{game_id}/undo", {})["seq"]
             deadline = time.perf_counter() + 5
@@ -97,7 +107,13 @@ def bench_web(clients: int = 12, actions: int = 100) -> dict:
         server.close()
         store.close()
     q = statistics.quantiles(latencies, n=20)
-    return {"clients": clients, "actions": actions, "deliveries": len(latencies),
-            "missing": missing, "latency_ms_p50": round(statistics.median(latencies), 2),
-            "latency_ms_p95": round(q[18], 2), "latency_ms_max": round(max(latencies), 2),
-            "target_ms": 200}
+    return {
+        "clients": clients,
+        "actions": actions,
+        "deliveries": len(latencies),
+        "missing": missing,
+        "latency_ms_p50": round(statistics.median(latencies), 2),
+        "latency_ms_p95": round(q[18], 2),
+        "latency_ms_max": round(max(latencies), 2),
+        "target_ms": 200,
+    }

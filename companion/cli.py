@@ -21,8 +21,10 @@ def _cmd_score(args: argparse.Namespace) -> int:
 
     game = get_game(args.game)
     if game.name != "first-island":
-        raise CompanionError(f"scoring a board file is only defined for first-island, "
-                             f"not {args.game}", code="board/unsupported")
+        raise CompanionError(
+            f"scoring a board file is only defined for first-island, not {args.game}",
+            code="board/unsupported",
+        )
     from companion.games.first_island.boardfile import parse_board
 
     try:
@@ -30,13 +32,16 @@ def _cmd_score(args: argparse.Namespace) -> int:
     except FileNotFoundError:
         raise CompanionError(f"no board file at {args.board}", code="board/missing") from None
     except json.JSONDecodeError as exc:
-        raise CompanionError(f"{args.board} is not valid JSON: {exc}",
-                             code="board/invalid") from None
+        raise CompanionError(
+            f"{args.board} is not valid JSON: {exc}", code="board/invalid"
+        ) from None
     breakdown = parse_board(data).score()
     out = {
         "total": breakdown["total"],
-        "tribes": {t: {k: v[k] for k in ("placements", "scorable", "base", "request")}
-                   for t, v in breakdown["tribes"].items()},
+        "tribes": {
+            t: {k: v[k] for k in ("placements", "scorable", "base", "request")}
+            for t, v in breakdown["tribes"].items()
+        },
         "overrides": breakdown["overrides"],
         "camp_cards": breakdown["camp_cards"],
     }
@@ -50,11 +55,17 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     cfg = args.cfg
     data_dir = Path(args.data_dir or cfg.storage.data_dir).expanduser()
     database = data_dir / ("demo.db" if args.demo else "games.db")
-    serve(args.host or cfg.web.host, args.port or cfg.web.port, database, demo=args.demo,
-          mdns=cfg.web.mdns and not args.no_mdns,
-          camera=args.camera or ("demo" if args.demo else cfg.camera.source),
-          min_confidence=cfg.vision.min_confidence or None,
-          custom=None if args.demo else _custom_die(args), gpio=cfg.gpio)
+    serve(
+        args.host or cfg.web.host,
+        args.port or cfg.web.port,
+        database,
+        demo=args.demo,
+        mdns=cfg.web.mdns and not args.no_mdns,
+        camera=args.camera or ("demo" if args.demo else cfg.camera.source),
+        min_confidence=cfg.vision.min_confidence or None,
+        custom=None if args.demo else _custom_die(args),
+        gpio=cfg.gpio,
+    )
     return 0
 
 
@@ -74,8 +85,11 @@ def _custom_die(args: argparse.Namespace):
 
     path = die_path(Path(args.cfg.storage.data_dir).expanduser(), name)
     if not path.exists():
-        raise CompanionError(f"no taught die called {name!r} (looked for {path}); teach it with "
-                             f"`companion teach {name}`", code="vision/unknown-die")
+        raise CompanionError(
+            f"no taught die called {name!r} (looked for {path}); teach it with "
+            f"`companion teach {name}`",
+            code="vision/unknown-die",
+        )
     return CustomDice.load(path)
 
 
@@ -120,10 +134,14 @@ def _cmd_watch(args: argparse.Namespace) -> int:
 
     spec = args.camera or args.cfg.camera.source
     if spec == "none":
-        raise CompanionError("no camera: pass --camera (pi, usb:0, video:FILE, replay:DIR@FPS) "
-                             "or set [camera] source in the config", code="camera/none")
-    watcher = RollWatcher(CameraSupervisor(lambda: open_camera(spec)), _reader(args),
-                          Settler(expected=args.dice))
+        raise CompanionError(
+            "no camera: pass --camera (pi, usb:0, video:FILE, replay:DIR@FPS) "
+            "or set [camera] source in the config",
+            code="camera/none",
+        )
+    watcher = RollWatcher(
+        CameraSupervisor(lambda: open_camera(spec)), _reader(args), Settler(expected=args.dice)
+    )
     import time
 
     frames, told = 0, ""
@@ -138,9 +156,12 @@ def _cmd_watch(args: argparse.Namespace) -> int:
             continue
         told = ""
         if event is not None:
-            out = {"kind": event.kind, "values": list(event.values),
-                   "confidence": round(event.confidence, 3),
-                   "boxes": [list(b) for b in event.boxes]}
+            out = {
+                "kind": event.kind,
+                "values": list(event.values),
+                "confidence": round(event.confidence, 3),
+                "boxes": [list(b) for b in event.boxes],
+            }
             if event.message:
                 out["message"] = event.message
             print(json.dumps(out), flush=True)
@@ -158,8 +179,11 @@ def _cmd_teach(args: argparse.Namespace) -> int:
         shows = teach.shows_from_folder(Path(args.shows))
     else:
         if not args.faces:
-            raise CompanionError("name the faces to show with --faces (e.g. --faces "
-                                 "wood,stone,fish) or pass --shows DIR", code="vision/no-faces")
+            raise CompanionError(
+                "name the faces to show with --faces (e.g. --faces "
+                "wood,stone,fish) or pass --shows DIR",
+                code="vision/no-faces",
+            )
         camera = open_camera(args.camera or args.cfg.camera.source)
         try:
             shows = teach.shows_from_camera(camera.read, args.faces.split(","), input)
@@ -168,8 +192,10 @@ def _cmd_teach(args: argparse.Namespace) -> int:
     die = teach.learn(reader, args.name, shows)
     die.save(path)
     print(f"taught die {args.name!r} with faces {', '.join(die.faces)}; saved to {path}")
-    print(f"read with it: companion read --die {args.name} IMAGE, or set [vision] die = "
-          f"\"{args.name}\" in the config")
+    print(
+        f"read with it: companion read --die {args.name} IMAGE, or set [vision] die = "
+        f'"{args.name}" in the config'
+    )
     return 0
 
 
@@ -199,14 +225,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_score, needs_config=False)
 
     p = sub.add_parser("serve", help="serve the scoreboard to the phones and the table view")
-    p.add_argument("--demo", action="store_true",
-                   help="start on the embedded demo: a First Island game ready to play")
+    p.add_argument(
+        "--demo",
+        action="store_true",
+        help="start on the embedded demo: a First Island game ready to play",
+    )
     p.add_argument("--host", help="address to listen on (default from config: 0.0.0.0)")
     p.add_argument("--port", type=int, help="port (default from config: 8000)")
     p.add_argument("--data-dir", help="where the games database lives (default from config)")
     p.add_argument("--no-mdns", action="store_true", help="do not advertise over mDNS")
-    p.add_argument("--camera", help="pi, usb:N, video:FILE, replay:DIR[@FPS] or none "
-                   "(default from config; with --demo the demo's replayed rolls)")
+    p.add_argument(
+        "--camera",
+        help="pi, usb:N, video:FILE, replay:DIR[@FPS] or none "
+        "(default from config; with --demo the demo's replayed rolls)",
+    )
     p.set_defaults(func=_cmd_serve, die=None)
 
     p = sub.add_parser("read", help="read the dice in still images")
@@ -237,12 +269,22 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("bench", help="measure speed and accuracy (engine, web, vision)")
     p.add_argument("what", choices=["engine", "web", "vision"], help="what to measure")
     p.add_argument("--data", help="vision: folder of labelled photo sets (../shared/data/dice)")
-    p.add_argument("--split", default="heldout", choices=["heldout", "dev"],
-                   help="vision: which photos to read (dev = the train photos kept aside)")
-    p.add_argument("--calibrate", action="store_true",
-                   help="vision: choose the thresholds on the dev split and save them")
-    p.add_argument("--models", metavar="DIR",
-                   help="vision: a folder of dice models to measure (default: the shipped ones)")
+    p.add_argument(
+        "--split",
+        default="heldout",
+        choices=["heldout", "dev"],
+        help="vision: which photos to read (dev = the train photos kept aside)",
+    )
+    p.add_argument(
+        "--calibrate",
+        action="store_true",
+        help="vision: choose the thresholds on the dev split and save them",
+    )
+    p.add_argument(
+        "--models",
+        metavar="DIR",
+        help="vision: a folder of dice models to measure (default: the shipped ones)",
+    )
     p.add_argument("--repeat", type=int, default=2000, help="engine: timed repetitions")
     p.add_argument("--clients", type=int, default=12, help="web: live pages connected")
     p.add_argument("--actions", type=int, default=200, help="web: actions sent")

@@ -23,8 +23,9 @@ SYSTEM_CONFIG = Path("/etc/companion/config.toml")
 
 
 def _default_data_dir() -> str:
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local",
-                                                           "share")
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(
+        os.path.expanduser("~"), ".local", "share"
+    )
     return os.path.join(base, "companion")
 
 
@@ -86,8 +87,14 @@ class Config:
     source: str = "defaults"  # where this configuration came from
 
 
-_SECTIONS = {"storage": StorageConfig, "web": WebConfig, "log": LogConfig,
-             "camera": CameraConfig, "vision": VisionConfig, "gpio": GpioConfig}
+_SECTIONS = {
+    "storage": StorageConfig,
+    "web": WebConfig,
+    "log": LogConfig,
+    "camera": CameraConfig,
+    "vision": VisionConfig,
+    "gpio": GpioConfig,
+}
 
 
 def _section(name: str, cls: type, values: Any, where: str):
@@ -119,17 +126,22 @@ def parse(data: dict, where: str = "config") -> Config:
             f"{where}: unknown section(s) {', '.join(sorted(unknown))}; "
             f"known: {', '.join(sorted(_SECTIONS))}"
         )
-    parts = {name: _section(name, cls, data.get(name, {}), where)
-             for name, cls in _SECTIONS.items()}
+    parts = {
+        name: _section(name, cls, data.get(name, {}), where) for name, cls in _SECTIONS.items()
+    }
     config = Config(**parts, source=where)
     if not 0 < config.web.port < 65536:
         raise ConfigError(f"{where}: [web] port must be 1 to 65535, not {config.web.port}")
-    pins = [v for k, v in vars(config.gpio).items() if isinstance(v, int) and
-            not isinstance(v, bool) and v]
+    pins = [
+        v
+        for k, v in vars(config.gpio).items()
+        if isinstance(v, int) and not isinstance(v, bool) and v
+    ]
     for k, v in vars(config.gpio).items():
         if isinstance(v, int) and not isinstance(v, bool) and not (v == 0 or 2 <= v <= 27):
-            raise ConfigError(f"{where}: [gpio] {k} must be a BCM pin 2 to 27 (or 0 for none), "
-                              f"not {v}")
+            raise ConfigError(
+                f"{where}: [gpio] {k} must be a BCM pin 2 to 27 (or 0 for none), not {v}"
+            )
     if len(pins) != len(set(pins)):
         raise ConfigError(f"{where}: [gpio] two parts share a pin: {pins}; give each its own")
     if not 0 <= config.vision.min_confidence < 1:
@@ -149,8 +161,9 @@ def load(path: str | os.PathLike | None = None) -> Config:
     try:
         data = tomllib.loads(path.read_text())
     except FileNotFoundError:
-        raise ConfigError(f"config file {path} does not exist; create it or drop --config") \
-            from None
+        raise ConfigError(
+            f"config file {path} does not exist; create it or drop --config"
+        ) from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path} is not valid TOML: {exc}") from exc
     return parse(data, str(path))

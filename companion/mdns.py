@@ -14,17 +14,25 @@ log = logging.getLogger(__name__)
 SERVICE = "_http._tcp.local."
 
 
-def advertise(port: int, addresses: list[str], *, name: str = "Table Companion",
-              interfaces: list[str] | None = None) -> Callable[[], None]:
+def advertise(
+    port: int,
+    addresses: list[str],
+    *,
+    name: str = "Table Companion",
+    interfaces: list[str] | None = None,
+) -> Callable[[], None]:
     """Register the service; returns a function that withdraws it. Never raises."""
     try:
         from zeroconf import InterfaceChoice, IPVersion, ServiceInfo, Zeroconf
 
         zc = Zeroconf(interfaces=interfaces or InterfaceChoice.All, ip_version=IPVersion.V4Only)
         info = ServiceInfo(
-            SERVICE, f"{name}.{SERVICE}",
-            addresses=[socket.inet_aton(a) for a in addresses], port=port,
-            properties={"path": "/"}, server=f"{socket.gethostname()}.local.",
+            SERVICE,
+            f"{name}.{SERVICE}",
+            addresses=[socket.inet_aton(a) for a in addresses],
+            port=port,
+            properties={"path": "/"},
+            server=f"{socket.gethostname()}.local.",
         )
         zc.register_service(info, allow_name_change=True)
     except Exception as exc:  # the scoreboard works without mDNS: say so and go on

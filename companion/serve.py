@@ -24,8 +24,11 @@ def lan_addresses() -> list[str]:
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
         for name in names:
             try:
-                packed = fcntl.ioctl(s.fileno(), 0x8915,  # SIOCGIFADDR
-                                     struct.pack("256s", name[:15].encode()))
+                packed = fcntl.ioctl(
+                    s.fileno(),
+                    0x8915,  # SIOCGIFADDR
+                    struct.pack("256s", name[:15].encode()),
+                )
             except OSError:
                 continue
             found.append(socket.inet_ntoa(packed[20:24]))
@@ -50,8 +53,15 @@ def print_qr(url: str) -> None:
     segno.make(url, error="m").terminal(compact=True, border=2)
 
 
-def start_device(hub, camera: str, database: Path, *, demo: bool = False,
-                 min_confidence: float | None = None, custom=None):
+def start_device(
+    hub,
+    camera: str,
+    database: Path,
+    *,
+    demo: bool = False,
+    min_confidence: float | None = None,
+    custom=None,
+):
     """The camera's rolls feeding ``hub``'s active game (a Device; started)."""
     from companion.device import Device
 
@@ -108,13 +118,23 @@ def terminal_button(device) -> None:
             (device.hold if line.strip().lower() == "u" else device.press)()
 
     threading.Thread(target=loop, name="companion-terminal-button", daemon=True).start()
-    print("  button: press Enter here to advance the round, or type u and Enter to undo",
-          flush=True)
+    print(
+        "  button: press Enter here to advance the round, or type u and Enter to undo", flush=True
+    )
 
 
-def serve(host: str, port: int, database: Path, *, demo: bool = False, mdns: bool = True,
-          camera: str = "none", min_confidence: float | None = None, custom=None,
-          gpio=None) -> None:
+def serve(
+    host: str,
+    port: int,
+    database: Path,
+    *,
+    demo: bool = False,
+    mdns: bool = True,
+    camera: str = "none",
+    min_confidence: float | None = None,
+    custom=None,
+    gpio=None,
+) -> None:
     from waitress import serve as waitress_serve
 
     from companion.mdns import advertise
@@ -123,8 +143,9 @@ def serve(host: str, port: int, database: Path, *, demo: bool = False, mdns: boo
     store = EventStore(database)
     urls = [f"http://{ip}:{port}/" for ip in lan_addresses()]
     # Phones often cannot resolve .local names: the join link carries the IP address.
-    app = create_app({"DATABASE": str(database), "DEMO": demo,
-                      "JOIN_BASE": urls[0].rstrip("/")}, store=store)
+    app = create_app(
+        {"DATABASE": str(database), "DEMO": demo, "JOIN_BASE": urls[0].rstrip("/")}, store=store
+    )
     hub = app.extensions["companion.hub"]
     join = urls[0]
     if demo:
@@ -139,12 +160,17 @@ def serve(host: str, port: int, database: Path, *, demo: bool = False, mdns: boo
     print_qr(join)
     print(f"  host PIN: {app.config['HOST_PIN']}", flush=True)
     ips = [u.split("//")[1].split(":")[0] for u in urls]
-    withdraw = advertise(port, [ip for ip in ips if not ip.startswith("127.")] or ips) \
-        if mdns else (lambda: None)
-    device = start_device(hub, camera, database, demo=demo, min_confidence=min_confidence,
-                          custom=custom)
-    print(f"  camera: {'the demo replay of rolled dice' if camera == 'demo' else camera}",
-          flush=True)
+    withdraw = (
+        advertise(port, [ip for ip in ips if not ip.startswith("127.")] or ips)
+        if mdns
+        else (lambda: None)
+    )
+    device = start_device(
+        hub, camera, database, demo=demo, min_confidence=min_confidence, custom=custom
+    )
+    print(
+        f"  camera: {'the demo replay of rolled dice' if camera == 'demo' else camera}", flush=True
+    )
     from companion.config import GpioConfig
 
     panel = start_panel(device, gpio or GpioConfig(), mock=demo)

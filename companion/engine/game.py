@@ -126,8 +126,9 @@ def action_from_json(game: Game, data: Mapping[str, Any]) -> Any:
     try:
         return cls(**{k: _freeze(v) for k, v in data.items() if k != "type"})
     except TypeError as exc:
-        raise IllegalAction(f"action {kind!r} is malformed: {exc}",
-                            code="action/malformed") from exc
+        raise IllegalAction(
+            f"action {kind!r} is malformed: {exc}", code="action/malformed"
+        ) from exc
 
 
 _REGISTRY: dict[str, Game] = {}

@@ -214,7 +214,12 @@ class Session:
     def history(self) -> list[dict]:
         """The log as JSON-ready rows, for export."""
         return [
-            {"seq": e.seq, "kind": e.kind, "seat": e.seat, "payload": e.payload,
-             "created": e.created}
+            {
+                "seq": e.seq,
+                "kind": e.kind,
+                "seat": e.seat,
+                "payload": e.payload,
+                "created": e.created,
+            }
             for e in self.entries
         ]

@@ -96,8 +96,10 @@ class EventStore:
             return self
 
         def __exit__(self, exc_type, exc, tb):
-            if exc_type is not None and issubclass(exc_type, sqlite3.Error) and not (
-                issubclass(exc_type, sqlite3.IntegrityError)
+            if (
+                exc_type is not None
+                and issubclass(exc_type, sqlite3.Error)
+                and not (issubclass(exc_type, sqlite3.IntegrityError))
             ):
                 raise StorageError(f"could not {self.what}: {exc}") from exc
             return False
@@ -126,11 +128,15 @@ class EventStore:
     def game(self, game_id: str) -> GameRecord:
         """The setup of game ``game_id``."""
         with self._guard(f"read game {game_id}"):
-            row = self._conn().execute(
-                "SELECT game_id, game, players, options, created, finished"
-                " FROM games WHERE game_id = ?",
-                (game_id,),
-            ).fetchone()
+            row = (
+                self._conn()
+                .execute(
+                    "SELECT game_id, game, players, options, created, finished"
+                    " FROM games WHERE game_id = ?",
+                    (game_id,),
+                )
+                .fetchone()
+            )
         if row is None:
             raise UnknownGame(f"no game with code {game_id!r} in {self.path}")
         return GameRecord(row[0], row[1], row[2], json.loads(row[3]), row[4], bool(row[5]))
@@ -138,10 +144,14 @@ class EventStore:
     def games(self) -> list[GameRecord]:
         """Every game, newest first."""
         with self._guard("list games"):
-            rows = self._conn().execute(
-                "SELECT game_id, game, players, options, created, finished"
-                " FROM games ORDER BY created DESC"
-            ).fetchall()
+            rows = (
+                self._conn()
+                .execute(
+                    "SELECT game_id, game, players, options, created, finished"
+                    " FROM games ORDER BY created DESC"
+                )
+                .fetchall()
+            )
         return [GameRecord(r[0], r[1], r[2], json.loads(r[3]), r[4], bool(r[5])) for r in rows]
 
     def set_finished(self, game_id: str, finished: bool) -> None:
@@ -162,9 +172,11 @@ class EventStore:
     def seats(self, game_id: str) -> dict[int, tuple[str, str]]:
         """seat -> (name, token) for every claimed seat of ``game_id``."""
         with self._guard(f"read the seats of game {game_id}"):
-            rows = self._conn().execute(
-                "SELECT seat, name, token FROM seats WHERE game_id = ?", (game_id,)
-            ).fetchall()
+            rows = (
+                self._conn()
+                .execute("SELECT seat, name, token FROM seats WHERE game_id = ?", (game_id,))
+                .fetchall()
+            )
         return {r[0]: (r[1], r[2]) for r in rows}
 
     def claim_seat(self, game_id: str, seat: int, name: str, token: str) -> None:
@@ -199,9 +211,13 @@ class EventStore:
     def entries(self, game_id: str) -> list[Entry]:
         """The whole log of ``game_id``, in order."""
         with self._guard(f"read the log of game {game_id}"):
-            rows = self._conn().execute(
-                "SELECT seq, kind, seat, payload, created FROM events"
-                " WHERE game_id = ? ORDER BY seq",
-                (game_id,),
-            ).fetchall()
+            rows = (
+                self._conn()
+                .execute(
+                    "SELECT seq, kind, seat, payload, created FROM events"
+                    " WHERE game_id = ? ORDER BY seq",
+                    (game_id,),
+                )
+                .fetchall()
+            )
         return [Entry(r[0], r[1], r[2], json.loads(r[3]), r[4]) for r in rows]

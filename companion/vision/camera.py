@@ -43,11 +43,17 @@ def explain(exc: BaseException, what: str) -> CameraError:
     """A CameraError with a code and advice for a low-level camera failure."""
     text = str(exc)
     if any(sign in text for sign in BUSY_SIGNS):
-        return CameraError(f"{what} is busy: another program is using it ({text}). Stop it "
-                           "(for example an old companion or libcamera-hello) and the "
-                           "device will pick the camera up again.", code="camera/busy")
-    return CameraError(f"{what} is not available ({text}). Check that it is plugged in "
-                       "and enabled; the device keeps retrying.", code="camera/missing")
+        return CameraError(
+            f"{what} is busy: another program is using it ({text}). Stop it "
+            "(for example an old companion or libcamera-hello) and the "
+            "device will pick the camera up again.",
+            code="camera/busy",
+        )
+    return CameraError(
+        f"{what} is not available ({text}). Check that it is plugged in "
+        "and enabled; the device keeps retrying.",
+        code="camera/missing",
+    )
 
 
 class Camera(Protocol):
@@ -70,12 +76,12 @@ class ReplayCamera:
         self._index = 0
         self._video: cv2.VideoCapture | None = None
         if self.path.is_dir():
-            self.files = sorted(p for p in self.path.iterdir()
-                                if p.suffix.lower() in IMAGE_SUFFIXES)
+            self.files = sorted(
+                p for p in self.path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES
+            )
             if not self.files:
                 kinds = ", ".join(sorted(IMAGE_SUFFIXES))
-                raise CameraError(f"{self.path} holds no images ({kinds})",
-                                  code="camera/missing")
+                raise CameraError(f"{self.path} holds no images ({kinds})", code="camera/missing")
         elif self.path.is_file():
             self.files = []
             self._video = cv2.VideoCapture(str(self.path))
@@ -126,14 +132,17 @@ class CaptureCamera:
         self._cap = cv2.VideoCapture(source)
         if not self._cap.isOpened():
             self._cap.release()
-            raise CameraError(f"no camera at {source!r}: is it plugged in, and not used by "
-                              "another program?", code="camera/missing")
+            raise CameraError(
+                f"no camera at {source!r}: is it plugged in, and not used by another program?",
+                code="camera/missing",
+            )
 
     def read(self) -> np.ndarray:
         ok, frame = self._cap.read()
         if not ok or frame is None:
-            raise CameraError(f"{self.name} stopped giving frames (unplugged?)",
-                              code="camera/missing")
+            raise CameraError(
+                f"{self.name} stopped giving frames (unplugged?)", code="camera/missing"
+            )
         return frame
 
     def close(self) -> None:
@@ -148,14 +157,18 @@ class PiCamera:
         try:
             from picamera2 import Picamera2  # Raspberry Pi OS: apt install python3-picamera2
         except ImportError as exc:
-            raise CameraError("picamera2 is not installed: on Raspberry Pi OS run "
-                              "`sudo apt install python3-picamera2` (the venv needs "
-                              "--system-site-packages)", code="camera/missing") from exc
+            raise CameraError(
+                "picamera2 is not installed: on Raspberry Pi OS run "
+                "`sudo apt install python3-picamera2` (the venv needs "
+                "--system-site-packages)",
+                code="camera/missing",
+            ) from exc
         self.size = analysis_size
         try:
             self._cam = Picamera2()
             config = self._cam.create_video_configuration(
-                lores={"size": analysis_size, "format": "YUV420"})
+                lores={"size": analysis_size, "format": "YUV420"}
+            )
             self._cam.configure(config)
             self._cam.start()
         except Exception as exc:  # libcamera raises RuntimeError/IndexError variously
@@ -184,20 +197,24 @@ def open_camera(spec: str) -> Camera:
         try:
             return ReplayCamera(path, float(fps) if fps else 10.0)
         except ValueError:
-            raise CameraError(f"replay frame rate must be a number, not {fps!r}",
-                              code="camera/spec") from None
+            raise CameraError(
+                f"replay frame rate must be a number, not {fps!r}", code="camera/spec"
+            ) from None
     if kind == "video" and rest:
         return CaptureCamera(rest)
     if kind == "usb":
         try:
             return CaptureCamera(int(rest or 0))
         except ValueError:
-            raise CameraError(f"usb camera must be a number like usb:0, not {spec!r}",
-                              code="camera/spec") from None
+            raise CameraError(
+                f"usb camera must be a number like usb:0, not {spec!r}", code="camera/spec"
+            ) from None
     if kind == "pi":
         return PiCamera()
-    raise CameraError(f"unknown camera {spec!r}; use replay:DIR[@FPS], video:FILE, usb:N or pi",
-                      code="camera/spec")
+    raise CameraError(
+        f"unknown camera {spec!r}; use replay:DIR[@FPS], video:FILE, usb:N or pi",
+        code="camera/spec",
+    )
 
 
 class CameraSupervisor:
@@ -207,8 +224,12 @@ class CameraSupervisor:
     Re-opening is tried at most every ``retry_every`` seconds.
     """
 
-    def __init__(self, opener: Callable[[], Camera], retry_every: float = 2.0,
-                 clock: Callable[[], float] = time.monotonic):
+    def __init__(
+        self,
+        opener: Callable[[], Camera],
+        retry_every: float = 2.0,
+        clock: Callable[[], float] = time.monotonic,
+    ):
         self._open, self.retry_every, self._clock = opener, retry_every, clock
         self.camera: Camera | None = None
         self.status, self.problem = "starting", ""

@@ -84,16 +84,24 @@ class Settler:
         left = list(b)
         for r in a:
             limit = self.move_tolerance * max(r.size, 1)
-            match = next((o for o in left if abs(o.centre[0] - r.centre[0]) <= limit
-                          and abs(o.centre[1] - r.centre[1]) <= limit), None)
+            match = next(
+                (
+                    o
+                    for o in left
+                    if abs(o.centre[0] - r.centre[0]) <= limit
+                    and abs(o.centre[1] - r.centre[1]) <= limit
+                ),
+                None,
+            )
             if match is None:
                 return False
             left.remove(match)
         return True
 
     def _read_rest(self) -> Settled:
-        last = sorted(self._rest[-1].readings, key=lambda r: (r.centre[1] // max(r.size, 1),
-                                                              r.centre[0]))
+        last = sorted(
+            self._rest[-1].readings, key=lambda r: (r.centre[1] // max(r.size, 1), r.centre[0])
+        )
         values, confidences = [], []
         for die in last:
             limit = self.move_tolerance * max(die.size, 1)
@@ -101,8 +109,10 @@ class Settler:
             conf: dict = {}
             for f in self._rest:
                 for r in f.readings:
-                    if abs(r.centre[0] - die.centre[0]) <= limit and \
-                            abs(r.centre[1] - die.centre[1]) <= limit:
+                    if (
+                        abs(r.centre[0] - die.centre[0]) <= limit
+                        and abs(r.centre[1] - die.centre[1]) <= limit
+                    ):
                         votes[r.value] += 1
                         conf.setdefault(r.value, []).append(r.confidence)
             value, n = votes.most_common(1)[0]
@@ -112,11 +122,21 @@ class Settler:
         boxes = tuple(r.box for r in last)
         conf_all = min(confidences, default=1.0)
         if self.expected is not None and len(last) != self.expected:
-            return Settled("wrong_count", tuple(values), conf_all, boxes,
-                           f"{len(last)} of {self.expected} dice seen")
+            return Settled(
+                "wrong_count",
+                tuple(values),
+                conf_all,
+                boxes,
+                f"{len(last)} of {self.expected} dice seen",
+            )
         if None in values:
             unsure = [str(i + 1) for i, v in enumerate(values) if v is None]
-            return Settled("unsure", tuple(values), conf_all, boxes,
-                           f"die {', '.join(unsure)} could not be read with confidence: "
-                           "confirm the roll on a phone or the table view")
+            return Settled(
+                "unsure",
+                tuple(values),
+                conf_all,
+                boxes,
+                f"die {', '.join(unsure)} could not be read with confidence: "
+                "confirm the roll on a phone or the table view",
+            )
         return Settled("roll", tuple(values), conf_all, boxes)

@@ -19,14 +19,13 @@ def assets_dir() -> str:
     return str(resources.files("companion.webassets"))
 
 
-def create_app(config: dict | None = None, *, store: EventStore | None = None,
-               hub: Hub | None = None) -> Flask:
+def create_app(
+    config: dict | None = None, *, store: EventStore | None = None, hub: Hub | None = None
+) -> Flask:
     """The Flask app. ``config`` may set DATABASE (a path) or pass ``store``/``hub`` in."""
     assets = assets_dir()
-    app = Flask(__name__, template_folder=f"{assets}/templates",
-                static_folder=f"{assets}/static")
-    app.config.update(DATABASE=":memory:", HOST_PIN=f"{secrets.randbelow(10000):04d}",
-                      DEMO=False)
+    app = Flask(__name__, template_folder=f"{assets}/templates", static_folder=f"{assets}/static")
+    app.config.update(DATABASE=":memory:", HOST_PIN=f"{secrets.randbelow(10000):04d}", DEMO=False)
     app.config.update(config or {})
     if hub is None:
         hub = Hub(store or EventStore(app.config["DATABASE"]))

@@ -32,8 +32,7 @@ class BadRequest(CompanionError, ValueError):
 
 # First match wins: the specific errors, then any other bad input (a ValueError) is 422;
 # what is left (storage failures) is the device's fault: 503.
-STATUS = {Forbidden: 403, BadRequest: 400, UnknownGame: 404, StaleAction: 409,
-          ValueError: 422}
+STATUS = {Forbidden: 403, BadRequest: 400, UnknownGame: 404, StaleAction: 409, ValueError: 422}
 
 
 @bp.errorhandler(CompanionError)
@@ -49,8 +48,7 @@ def hub() -> Hub:
 def _body() -> dict:
     data = request.get_json(silent=True)
     if not isinstance(data, dict):
-        raise BadRequest("send a JSON object as the request body "
-                         "(Content-Type: application/json)")
+        raise BadRequest("send a JSON object as the request body (Content-Type: application/json)")
     return data
 
 
@@ -63,8 +61,12 @@ def _refuse_cross_site():
     if request.headers.get("Sec-Fetch-Site") == "cross-site" or (
         origin and origin.split("://", 1)[-1] != request.host
     ):
-        return _error(Forbidden(f"requests from {origin or 'another site'} may not change "
-                                "games; use the device's own pages"))
+        return _error(
+            Forbidden(
+                f"requests from {origin or 'another site'} may not change "
+                "games; use the device's own pages"
+            )
+        )
     return None
 
 
@@ -79,8 +81,10 @@ def _check_seat(game_id: str, seat: Any) -> None:
     claimed = hub().store.seats(game_id).get(seat)
     if claimed is None or token is None or not secrets.compare_digest(claimed[1], token):
         shown = seat + 1 if isinstance(seat, int) else seat
-        raise Forbidden(f"only the phone that claimed seat {shown} may act for it; "
-                        "claim the seat first", code="auth/seat")
+        raise Forbidden(
+            f"only the phone that claimed seat {shown} may act for it; claim the seat first",
+            code="auth/seat",
+        )
 
 
 def game_json(game_id: str) -> dict:
@@ -98,11 +102,16 @@ def game_json(game_id: str) -> dict:
         "device": hub().device_json(),
         "dice": None if dice is None else {"count": dice.count, "faces": dice.faces},
         "faces": getattr(s.game, "faces", None),
-        "outcome": None if outcome is None else {
-            "reason": outcome.reason, "winners": list(outcome.winners),
-            "totals": list(outcome.totals)},
-        "seats": [{"seat": i, "name": seats[i][0] if i in seats else None}
-                  for i in range(s.players)],
+        "outcome": None
+        if outcome is None
+        else {
+            "reason": outcome.reason,
+            "winners": list(outcome.winners),
+            "totals": list(outcome.totals),
+        },
+        "seats": [
+            {"seat": i, "name": seats[i][0] if i in seats else None} for i in range(s.players)
+        ],
         "view": s.game.player_view(s.state, None),
         "history": score_history(s) if outcome is not None else None,
     }
@@ -113,8 +122,10 @@ def score_history(s) -> list[dict]:
     from companion.engine.session import states
 
     def point(state) -> dict:
-        return {"round": getattr(state, "round", None),
-                "totals": [x["total"] for x in s.game.score(state)]}
+        return {
+            "round": getattr(state, "round", None),
+            "totals": [x["total"] for x in s.game.score(state)],
+        }
 
     history: list[dict] = []
     prev = None
@@ -128,9 +139,19 @@ def score_history(s) -> list[dict]:
 
 @bp.get("/games")
 def list_games():
-    return jsonify([{"game_id": g.game_id, "game": g.game, "players": g.players,
-                     "options": g.options, "created": g.created, "finished": g.finished}
-                    for g in hub().store.games()])
+    return jsonify(
+        [
+            {
+                "game_id": g.game_id,
+                "game": g.game,
+                "players": g.players,
+                "options": g.options,
+                "created": g.created,
+                "finished": g.finished,
+            }
+            for g in hub().store.games()
+        ]
+    )
 
 
 @bp.post("/games")
@@ -166,8 +187,9 @@ def claim_seat(game_id: str, seat: int):
     data = request.get_json(silent=True) or {}
     s = hub().session(game_id)
     if not 0 <= seat < s.players:
-        raise IllegalAction(f"there is no seat {seat + 1} in a {s.players}-player game",
-                            code="action/bad_seat")
+        raise IllegalAction(
+            f"there is no seat {seat + 1} in a {s.players}-player game", code="action/bad_seat"
+        )
     name = str(data.get("name") or f"Player {seat + 1}")[:24]
     if seat in hub().store.seats(game_id):
         _check_pin(data)  # taking over a claimed seat is the host's call
@@ -225,8 +247,11 @@ def events(game_id: str):
         for message in hub().listen(game_id):
             yield ": keep-alive\n\n" if message is None else f"data: {json.dumps(message)}\n\n"
 
-    return Response(stream_with_context(stream()), mimetype="text/event-stream",
-                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+    return Response(
+        stream_with_context(stream()),
+        mimetype="text/event-stream",
+        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+    )
 
 
 @bp.get("/games/<game_id>/export.json")
@@ -235,8 +260,11 @@ def export_json(game_id: str):
     data = game_json(game_id)
     data["log"] = s.history()
     data["scores"] = s.score()
-    return Response(json.dumps(data, indent=1), mimetype="application/json", headers={
-        "Content-Disposition": f"attachment; filename={game_id}.json"})
+    return Response(
+        json.dumps(data, indent=1),
+        mimetype="application/json",
+        headers={"Content-Disposition": f"attachment; filename={game_id}.json"},
+    )
 
 
 @bp.get("/games/<game_id>/export.csv")
@@ -254,5 +282,8 @@ def export_csv(game_id: str):
         for line in ("overrides", "camp_cards", "total"):
             if line in score:
                 w.writerow([seat + 1, name, line, score[line]])
-    return Response(out.getvalue(), mimetype="text/csv", headers={
-        "Content-Disposition": f"attachment; filename={game_id}.csv"})
+    return Response(
+        out.getvalue(),
+        mimetype="text/csv",
+        headers={"Content-Disposition": f"attachment; filename={game_id}.csv"},
+    )

@@ -23,8 +23,9 @@ def table(game_id: str):
     base = current_app.config.get("JOIN_BASE") or request.host_url.rstrip("/")
     join = f"{base}/play/{game_id}"
     qr = Markup(segno.make(join, error="m").svg_inline(scale=5, dark="#1d232b"))
-    return render_template("table.html", game_id=game_id, pin=current_app.config["HOST_PIN"],
-                           join_url=join, qr=qr)
+    return render_template(
+        "table.html", game_id=game_id, pin=current_app.config["HOST_PIN"], join_url=join, qr=qr
+    )
 
 
 @bp.get("/play/<game_id>")

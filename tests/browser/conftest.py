@@ -14,8 +14,16 @@ from pathlib import Path
 import pytest
 
 CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
 ARTIFACTS = Path(__file__).parents[2] / "artifacts" / "screenshots"
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 
@@ -54,9 +62,25 @@ def _serve(tmp_path, extra, config=""):
     env = {**os.environ, "COMPANION_CONFIG": str(tmp_path / "none.toml")}
     (tmp_path / "none.toml").write_text(config)
     proc = subprocess.Popen(
-        [sys.executable, "-m", "companion", "serve", "--demo", "--host", "127.0.0.1",
-         "--port", str(port), "--data-dir", str(tmp_path / "data"), "--no-mdns", *extra],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
+        [
+            sys.executable,
+            "-m",
+            "companion",
+            "serve",
+            "--demo",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--data-dir",
+            str(tmp_path / "data"),
+            "--no-mdns",
+            *extra,
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=env,
     )
     lines, pin, game_id = [], None, None
     deadline = time.monotonic() + 30

@@ -36,8 +36,11 @@ def test_the_demo_camera_reads_the_roll_onto_the_table_and_the_phones(demo_serve
     shot(table, "table-demo-camera-roll")
     phone.wait_for_selector("#dice .die")
     shot(phone, "phone-demo-camera-roll")
-    log = json.loads(urllib.request.urlopen(
-        f"{demo_server.url}/api/games/{demo_server.game_id}/export.json").read())
+    log = json.loads(
+        urllib.request.urlopen(
+            f"{demo_server.url}/api/games/{demo_server.game_id}/export.json"
+        ).read()
+    )
     rolls = [e for e in log["log"] if e["payload"].get("type") == "dice_rolled"]
     assert rolls[0]["payload"]["source"] == "camera"
 
@@ -62,7 +65,8 @@ def test_a_phone_confirms_a_roll_the_camera_was_unsure_of(unsure_server, browser
     phone.wait_for_selector("#dice .die >> nth=4")
     game = json.loads(urllib.request.urlopen(f"{srv.url}/api/games/{srv.game_id}").read())
     assert game["view"]["roll"] == values
-    log = json.loads(urllib.request.urlopen(
-        f"{srv.url}/api/games/{srv.game_id}/export.json").read())
+    log = json.loads(
+        urllib.request.urlopen(f"{srv.url}/api/games/{srv.game_id}/export.json").read()
+    )
     rolls = [e["payload"] for e in log["log"] if e["payload"].get("type") == "dice_rolled"]
     assert [(r["values"], r["source"]) for r in rolls] == [(values, "confirmed")]

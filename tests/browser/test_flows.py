@@ -46,10 +46,21 @@ def test_two_phones_and_the_table_play_a_game(server, browser, shot):
         phone.wait_for_selector("#dice .die >> nth=4")
         assert phone.locator("#status").inner_text() == "Your move: mark hex 1 of 2"
     assert ann.locator("#dice").inner_text().split() == [
-        "Sv", "Scavengers", "Bu", "Builders", "Sc", "Scholars", "Sc", "Scholars", "He", "Healers"]
+        "Sv",
+        "Scavengers",
+        "Bu",
+        "Builders",
+        "Sc",
+        "Scholars",
+        "Sc",
+        "Scholars",
+        "He",
+        "Healers",
+    ]
     # every tribe's name fits on its die at phone width (none cut off)
     cut = ann.eval_on_selector_all(
-        "#dice .die", "els => els.filter(e => e.scrollWidth > e.clientWidth).map(e => e.innerText)")
+        "#dice .die", "els => els.filter(e => e.scrollWidth > e.clientWidth).map(e => e.innerText)"
+    )
     assert cut == []
 
     # Ann splits hex (0,0) between Scavengers and Builders.
@@ -72,7 +83,8 @@ def test_two_phones_and_the_table_play_a_game(server, browser, shot):
     # Scores update on every page: two strays cost Ann 2, one stray costs Bob 1.
     table.wait_for_function(
         "document.querySelector('#ranking').innerText.includes('-31')"
-        " && document.querySelector('#ranking').innerText.includes('-32')")
+        " && document.querySelector('#ranking').innerText.includes('-32')"
+    )
     assert ranking(table) == ["Bob\n-31", "Ann\n-32"]
     ann.wait_for_selector("#score b:has-text('-32')")
     shot(table, "table-live")
@@ -113,7 +125,9 @@ def test_a_phone_cannot_act_for_another_seat(server, browser):
               headers: {"Content-Type": "application/json"},
               body: JSON.stringify({action: {type: "skip_camp_card", seat: 1}})});
             return [r.status, (await r.json()).error];
-        }""", server.game_id)
+        }""",
+        server.game_id,
+    )
     assert result == [403, "auth/seat"]
     ctx.close()
 

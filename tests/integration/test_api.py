@@ -38,8 +38,9 @@ def seat(client, game, n, name="Ann"):
 
 def act(client, game, action, token=None, **extra):
     headers = {"X-Seat-Token": token} if token else {}
-    return client.post(f"/api/games/{game}/actions", json={"action": action, **extra},
-                       headers=headers)
+    return client.post(
+        f"/api/games/{game}/actions", json={"action": action, **extra}, headers=headers
+    )
 
 
 ROLL = {"type": "dice_rolled", "values": [1, 2, 3, 3, 5]}
@@ -53,13 +54,16 @@ def test_create_show_and_list_games(client, game):
     assert [x["game_id"] for x in client.get("/api/games").get_json()] == [game]
 
 
-@pytest.mark.parametrize("body, status, code", [
-    ({"game": "chess", "players": 2}, 404, "game/unknown"),
-    ({"game": "first-island", "players": 9}, 422, "setup/invalid"),
-    ({"game": "first-island", "players": "two"}, 400, "request/malformed"),
-    ({"game": "first-island", "players": 2, "options": []}, 400, "request/malformed"),
-    ({"game": "first-island", "players": 2, "options": {"speed": 1}}, 422, "setup/invalid"),
-])
+@pytest.mark.parametrize(
+    "body, status, code",
+    [
+        ({"game": "chess", "players": 2}, 404, "game/unknown"),
+        ({"game": "first-island", "players": 9}, 422, "setup/invalid"),
+        ({"game": "first-island", "players": "two"}, 400, "request/malformed"),
+        ({"game": "first-island", "players": 2, "options": []}, 400, "request/malformed"),
+        ({"game": "first-island", "players": 2, "options": {"speed": 1}}, 422, "setup/invalid"),
+    ],
+)
 def test_bad_new_games_are_refused(client, body, status, code):
     r = client.post("/api/games", json=body)
     assert (r.status_code, r.get_json()["error"]) == (status, code)
@@ -86,7 +90,8 @@ def test_table_actions_and_seat_actions(client, game):
     r = act(client, game, MARK, token)
     assert r.status_code == 200
     assert r.get_json()["view"]["boards"][0]["cells"] == [
-        {"hex": [0, 0], "split": 0, "halves": ["scavengers", "builders"]}]
+        {"hex": [0, 0], "split": 0, "halves": ["scavengers", "builders"]}
+    ]
 
 
 def test_a_seat_action_needs_that_seats_token(client, game):
@@ -137,17 +142,14 @@ def test_undo_own_action_and_table_undo(client, game):
     token = seat(client, game, 0)
     act(client, game, ROLL)
     act(client, game, MARK, token)
-    r = client.post(f"/api/games/{game}/undo", json={"seat": 0},
-                    headers={"X-Seat-Token": token})
+    r = client.post(f"/api/games/{game}/undo", json={"seat": 0}, headers={"X-Seat-Token": token})
     assert r.status_code == 200 and r.get_json()["view"]["boards"][0]["cells"] == []
-    r = client.post(f"/api/games/{game}/redo", json={"seat": 0},
-                    headers={"X-Seat-Token": token})
+    r = client.post(f"/api/games/{game}/redo", json={"seat": 0}, headers={"X-Seat-Token": token})
     assert r.get_json()["view"]["boards"][0]["cells"] != []
     assert client.post(f"/api/games/{game}/undo", json={}).status_code == 403
     r = client.post(f"/api/games/{game}/undo", json={"pin": PIN})
     assert r.status_code == 200
-    r = client.post(f"/api/games/{game}/undo", json={"seat": 1},
-                    headers={"X-Seat-Token": token})
+    r = client.post(f"/api/games/{game}/undo", json={"seat": 1}, headers={"X-Seat-Token": token})
     assert r.status_code == 403
 
 
@@ -157,14 +159,21 @@ def test_nothing_to_undo_is_422(client, game):
 
 
 def test_cross_site_requests_may_not_change_games(client, game):
-    r = client.post(f"/api/games/{game}/actions", json={"action": ROLL},
-                    headers={"Origin": "http://evil.example"})
+    r = client.post(
+        f"/api/games/{game}/actions",
+        json={"action": ROLL},
+        headers={"Origin": "http://evil.example"},
+    )
     assert (r.status_code, r.get_json()["error"]) == (403, "auth/forbidden")
-    r = client.post(f"/api/games/{game}/actions", json={"action": ROLL},
-                    headers={"Sec-Fetch-Site": "cross-site"})
+    r = client.post(
+        f"/api/games/{game}/actions",
+        json={"action": ROLL},
+        headers={"Sec-Fetch-Site": "cross-site"},
+    )
     assert r.status_code == 403
-    r = client.post(f"/api/games/{game}/actions", json={"action": ROLL},
-                    headers={"Origin": "http://localhost"})
+    r = client.post(
+        f"/api/games/{game}/actions", json={"action": ROLL}, headers={"Origin": "http://localhost"}
+    )
     assert r.status_code == 200
     assert client.get(f"/api/games/{game}").get_json()["seq"] == 1
 

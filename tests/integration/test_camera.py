@@ -48,12 +48,15 @@ def test_replay_of_a_video_file(tmp_path):
     cam.close()
 
 
-@pytest.mark.parametrize("spec, code, text", [
-    ("replay:/nonexistent/frames", "camera/missing", "no folder or video at"),
-    ("replay:/tmp@fast", "camera/spec", "frame rate must be a number"),
-    ("usb:x", "camera/spec", "usb:0"),
-    ("webcam", "camera/spec", "unknown camera 'webcam'"),
-])
+@pytest.mark.parametrize(
+    "spec, code, text",
+    [
+        ("replay:/nonexistent/frames", "camera/missing", "no folder or video at"),
+        ("replay:/tmp@fast", "camera/spec", "frame rate must be a number"),
+        ("usb:x", "camera/spec", "usb:0"),
+        ("webcam", "camera/spec", "unknown camera 'webcam'"),
+    ],
+)
 def test_bad_specs_are_named(spec, code, text):
     with pytest.raises(CameraError) as info:
         open_camera(spec)
@@ -76,11 +79,14 @@ def test_the_pi_camera_without_picamera2_names_the_package():
         PiCamera()
 
 
-@pytest.mark.parametrize("message, code", [
-    ("Failed to acquire camera: Device or resource busy", "camera/busy"),
-    ("Pipeline handler in use by another process", "camera/busy"),
-    ("list index out of range", "camera/missing"),
-])
+@pytest.mark.parametrize(
+    "message, code",
+    [
+        ("Failed to acquire camera: Device or resource busy", "camera/busy"),
+        ("Pipeline handler in use by another process", "camera/busy"),
+        ("list index out of range", "camera/missing"),
+    ],
+)
 def test_libcamera_failures_are_explained(message, code):
     err = explain(RuntimeError(message), "the Pi camera")
     assert err.code == code

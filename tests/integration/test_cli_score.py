@@ -11,8 +11,9 @@ EXAMPLE = Path(__file__).parent.parent / "data" / "first_island" / "rulebook_exa
 
 
 def companion(*args):
-    return subprocess.run([sys.executable, "-m", "companion", *args], capture_output=True,
-                          text=True, timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "companion", *args], capture_output=True, text=True, timeout=60
+    )
 
 
 def test_score_prints_the_breakdown_as_json():
@@ -21,10 +22,15 @@ def test_score_prints_the_breakdown_as_json():
     out = json.loads(run.stdout)
     assert set(out) == {"total", "tribes", "overrides", "camp_cards"}
     assert out["total"] == 81
-    assert list(out["tribes"]) == ["scavengers", "builders", "scholars", "matriarchy",
-                                   "healers", "scientists"]
-    assert out["tribes"]["scholars"] == {"placements": 11, "scorable": 8, "base": 5,
-                                         "request": -3}
+    assert list(out["tribes"]) == [
+        "scavengers",
+        "builders",
+        "scholars",
+        "matriarchy",
+        "healers",
+        "scientists",
+    ]
+    assert out["tribes"]["scholars"] == {"placements": 11, "scorable": 8, "base": 5, "request": -3}
     assert (out["overrides"], out["camp_cards"]) == (-2, 22)
 
 
@@ -34,18 +40,29 @@ def _board(tmp_path, cells, **extra):
     return str(path)
 
 
-@pytest.mark.parametrize("cells, message", [
-    ([{"hex": [0, 0], "large": "elves"}], "cell 0 (hex (0,0)): unknown tribe 'elves'"),
-    ([{"hex": [9, 9], "large": "builders"}], "cell 0 (hex (9,9)): the hex is off the map"),
-    ([{"hex": [0, 0], "large": "builders"}, {"hex": [1, 0], "split": 0,
-                                             "halves": ["healers", "healers"]}],
-     "cell 1 (hex (1,0)): the same tribe (healers) on both halves"),
-    ([{"hex": [0, 0], "large": "builders"}, {"hex": [0, 0], "large": "healers"}],
-     "cell 1 (hex (0,0)): the hex is listed twice"),
-    ([{"hex": [0, 0], "split": 3, "halves": ["healers", "builders"]}],
-     "cell 0 (hex (0,0)): split axis must be 0, 1 or 2, not 3"),
-    ([{"hex": [0], "large": "builders"}], "cell 0: a hex is [q, r]"),
-])
+@pytest.mark.parametrize(
+    "cells, message",
+    [
+        ([{"hex": [0, 0], "large": "elves"}], "cell 0 (hex (0,0)): unknown tribe 'elves'"),
+        ([{"hex": [9, 9], "large": "builders"}], "cell 0 (hex (9,9)): the hex is off the map"),
+        (
+            [
+                {"hex": [0, 0], "large": "builders"},
+                {"hex": [1, 0], "split": 0, "halves": ["healers", "healers"]},
+            ],
+            "cell 1 (hex (1,0)): the same tribe (healers) on both halves",
+        ),
+        (
+            [{"hex": [0, 0], "large": "builders"}, {"hex": [0, 0], "large": "healers"}],
+            "cell 1 (hex (0,0)): the hex is listed twice",
+        ),
+        (
+            [{"hex": [0, 0], "split": 3, "halves": ["healers", "builders"]}],
+            "cell 0 (hex (0,0)): split axis must be 0, 1 or 2, not 3",
+        ),
+        ([{"hex": [0], "large": "builders"}], "cell 0: a hex is [q, r]"),
+    ],
+)
 def test_a_malformed_board_exits_2_naming_the_cell(tmp_path, cells, message):
     run = companion("score", "first-island", _board(tmp_path, cells))
     assert run.returncode == 2
@@ -55,8 +72,11 @@ def test_a_malformed_board_exits_2_naming_the_cell(tmp_path, cells, message):
 
 def test_bad_claims_and_counts_are_named(tmp_path):
     cells = [{"hex": [q, 0], "large": "builders"} for q in range(3)]
-    run = companion("score", "first-island",
-                    _board(tmp_path, cells, claimed_camps=[[[0, 0, 0], [1, 0, 0], [5, 5, 0]]]))
+    run = companion(
+        "score",
+        "first-island",
+        _board(tmp_path, cells, claimed_camps=[[[0, 0, 0], [1, 0, 0], [5, 5, 0]]]),
+    )
     assert run.returncode == 2 and "claimed camp 0: [5, 5, 0] is not a placement" in run.stderr
     run = companion("score", "first-island", _board(tmp_path, cells, overrides_used=4))
     assert run.returncode == 2 and "overrides_used must be 0 to 3" in run.stderr
@@ -64,8 +84,7 @@ def test_bad_claims_and_counts_are_named(tmp_path):
 
 def test_a_custom_map_is_used(tmp_path):
     cells = [{"hex": [q, 0], "large": "scavengers"} for q in range(3)]
-    run = companion("score", "first-island",
-                    _board(tmp_path, cells, map=[[0, 0], [1, 0], [2, 0]]))
+    run = companion("score", "first-island", _board(tmp_path, cells, map=[[0, 0], [1, 0], [2, 0]]))
     assert run.returncode == 0, run.stderr
     assert json.loads(run.stdout)["tribes"]["scavengers"]["request"] == 3
 

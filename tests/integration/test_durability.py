@@ -40,7 +40,9 @@ def test_a_killed_process_loses_no_acknowledged_action_and_the_game_resumes(tmp_
     game_id = Session.create(EventStore(db), "first-island", 2, {}).game_id
     with subprocess.Popen(
         [sys.executable, "-m", "tests.integration.actor", str(db), game_id],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
     ) as proc:
         acked = 0
         for action in ACTIONS[:kill_after]:
@@ -60,7 +62,7 @@ def test_a_killed_process_loses_no_acknowledged_action_and_the_game_resumes(tmp_
     expected = replay(resumed.game, 2, {}, resumed.entries)
     assert resumed.state == expected
     # The game goes on from where it stopped.
-    for action in ACTIONS[resumed.seq:]:
+    for action in ACTIONS[resumed.seq :]:
         resumed.act(action)
     assert resumed.seq == len(ACTIONS)
     assert resumed.state.round == 2

@@ -19,22 +19,28 @@ def test_a_file_overrides_only_what_it_names(tmp_path, monkeypatch):
     path.write_text('[web]\nport = 8080\n[storage]\ndata_dir = "/srv/games"\n')
     monkeypatch.setenv("COMPANION_CONFIG", str(path))
     c = config.load()
-    assert (c.web.port, c.web.host, str(c.storage.database)) == (8080, "0.0.0.0",
-                                                               "/srv/games/games.db")
+    assert (c.web.port, c.web.host, str(c.storage.database)) == (
+        8080,
+        "0.0.0.0",
+        "/srv/games/games.db",
+    )
 
 
-@pytest.mark.parametrize("text, message", [
-    ("[web]\nport = 'eighty'\n", "[web] port must be a int, not 'eighty'"),
-    ("[web]\nprot = 80\n", "[web] has no setting 'prot'"),
-    ("[camra]\n", "unknown section(s) camra"),
-    ("[web]\nport = 70000\n", "port must be 1 to 65535"),
-    ("[web\n", "is not valid TOML"),
-    ("[gpio]\nbutton = 40", "[gpio] button must be a BCM pin 2 to 27"),
-    ("[gpio]\nled_ready = 17", "two parts share a pin"),
-    ("[gpio]\nhold_seconds = \"2\"", "[gpio] hold_seconds must be a float"),
-    ("[vision]\nmin_confidence = 1.5", "[vision] min_confidence must be from 0 to below 1"),
-    ("[camera]\nsorce = \"pi\"", "[camera] has no setting 'sorce'"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("[web]\nport = 'eighty'\n", "[web] port must be a int, not 'eighty'"),
+        ("[web]\nprot = 80\n", "[web] has no setting 'prot'"),
+        ("[camra]\n", "unknown section(s) camra"),
+        ("[web]\nport = 70000\n", "port must be 1 to 65535"),
+        ("[web\n", "is not valid TOML"),
+        ("[gpio]\nbutton = 40", "[gpio] button must be a BCM pin 2 to 27"),
+        ("[gpio]\nled_ready = 17", "two parts share a pin"),
+        ('[gpio]\nhold_seconds = "2"', "[gpio] hold_seconds must be a float"),
+        ("[vision]\nmin_confidence = 1.5", "[vision] min_confidence must be from 0 to below 1"),
+        ('[camera]\nsorce = "pi"', "[camera] has no setting 'sorce'"),
+    ],
+)
 def test_bad_settings_are_named(tmp_path, text, message):
     path = tmp_path / "c.toml"
     path.write_text(text)

@@ -20,8 +20,11 @@ def random_playout(session: Session, rng: random.Random, limit: int = 2000) -> N
         if session.outcome() is not None:
             return
         spec = session.dice()
-        options = [a for seat in [None, *range(session.players)]
-                   for a in game.legal_actions(session.state, seat)]
+        options = [
+            a
+            for seat in [None, *range(session.players)]
+            for a in game.legal_actions(session.state, seat)
+        ]
         if spec is not None and (not options or rng.random() < 0.8):
             faces = sorted(spec.faces)
             session.act(DiceRolled(tuple(rng.choice(faces) for _ in range(spec.count)), "test"))

@@ -33,8 +33,15 @@ def rolls(session):
 def test_a_sure_roll_is_entered_with_its_source_and_confidence(rig):
     device, session, seen = rig
     device.on_settled(Settled("roll", (1, 2, 3, 4, 5), 0.934))
-    assert rolls(session) == [{"type": "dice_rolled", "values": [1, 2, 3, 4, 5],
-                               "source": "camera", "confidence": 0.934, "seat": None}]
+    assert rolls(session) == [
+        {
+            "type": "dice_rolled",
+            "values": [1, 2, 3, 4, 5],
+            "source": "camera",
+            "confidence": 0.934,
+            "seat": None,
+        }
+    ]
     assert device.state == "waiting for a roll" and device.message == "(last roll read: 1 2 3 4 5)"
     assert seen[-1]["message"] == "(last roll read: 1 2 3 4 5)"
 
@@ -74,8 +81,9 @@ def test_a_roll_while_players_mark_is_ignored_unless_a_reroll_is_allowed(rig):
 
 def test_taught_face_names_become_the_games_faces(rig):
     device, session, _ = rig
-    device.on_settled(Settled("roll", ("Scavengers", "builders", "scholars", "matriarchy",
-                                       "healers"), 0.9))
+    device.on_settled(
+        Settled("roll", ("Scavengers", "builders", "scholars", "matriarchy", "healers"), 0.9)
+    )
     assert rolls(session)[0]["values"] == [1, 2, 3, 4, 5]
 
 
@@ -83,5 +91,8 @@ def test_without_a_camera_the_pages_are_told_to_enter_rolls_by_hand(tmp_path):
     hub = Hub(EventStore(tmp_path / "g.db"))
     assert hub.device_json()["state"] == "no camera"
     device = Device(hub)
-    assert device.to_json() == {"state": "no camera", "message": "enter rolls by hand",
-                                "pending": None}
+    assert device.to_json() == {
+        "state": "no camera",
+        "message": "enter rolls by hand",
+        "pending": None,
+    }

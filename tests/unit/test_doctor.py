@@ -30,8 +30,10 @@ def opener_failing(message):
 
 
 def test_a_busy_camera_is_recognised_with_what_to_do():
-    for message in ("Pipeline handler in use by another process",
-                    "[Errno 16] Device or resource busy"):
+    for message in (
+        "Pipeline handler in use by another process",
+        "[Errno 16] Device or resource busy",
+    ):
         c = doctor.check_camera("usb:0", opener_failing(message))
         assert c.level == "FAIL" and "busy" in c.detail and "systemctl stop companion" in c.fix
 

@@ -24,8 +24,9 @@ def builder_rounds(game, state, seats, hexes):
     for i in range(0, len(hexes), 2):
         state = game.apply(state, BUILDERS)
         for seat in seats:
-            state = play(game, state, Mark(seat, hexes[i], (1, 2)),
-                         Mark(seat, hexes[i + 1], (3, 4)))
+            state = play(
+                game, state, Mark(seat, hexes[i], (1, 2)), Mark(seat, hexes[i + 1], (3, 4))
+            )
         state = game.apply(state, Advance())
     return state
 
@@ -62,29 +63,59 @@ def test_scoring_the_hand_card_claims_the_camp_and_draws_from_the_next_lower_dec
     assert b.hand == CampCard("5", 5, 10)
     assert b.claimed == (camp(*ROW),)
     assert first_island.score(s)[0]["camp_cards"] == 12
-    rejected(first_island, s, ScoreCampCard(0, "hand", camp(*ROW[:5])), "cards/already_claimed",
-             "already part of a scored camp")
+    rejected(
+        first_island,
+        s,
+        ScoreCampCard(0, "hand", camp(*ROW[:5])),
+        "cards/already_claimed",
+        "already part of a scored camp",
+    )
 
 
 def test_a_claim_must_match_the_card_size_and_be_one_contiguous_tribe(first_island):
     s = builder_rounds(first_island, first_island.setup(1, {}), [0], ROW[:6])
-    rejected(first_island, s, ScoreCampCard(0, "hand", camp(*ROW[:5])), "cards/wrong_size",
-             "needs a camp of 6 placements; the claim has 5")
+    rejected(
+        first_island,
+        s,
+        ScoreCampCard(0, "hand", camp(*ROW[:5])),
+        "cards/wrong_size",
+        "needs a camp of 6 placements; the claim has 5",
+    )
     s = first_island.apply(s, SkipCampCard(0))  # now a 5 card
     gap = camp(ROW[0], ROW[1], ROW[3], ROW[4], ROW[5])  # (0,1) left out: not contiguous
-    rejected(first_island, s, ScoreCampCard(0, "hand", gap), "cards/not_contiguous",
-             "not one contiguous camp")
-    rejected(first_island, s, ScoreCampCard(0, "hand", camp(*ROW[:4], (3, 0))), "cards/bad_camp",
-             "hex (3,0) holds no placement")
-    rejected(first_island, s, ScoreCampCard(0, "hand", "everything"), "cards/bad_camp",
-             "list of placements")
+    rejected(
+        first_island,
+        s,
+        ScoreCampCard(0, "hand", gap),
+        "cards/not_contiguous",
+        "not one contiguous camp",
+    )
+    rejected(
+        first_island,
+        s,
+        ScoreCampCard(0, "hand", camp(*ROW[:4], (3, 0))),
+        "cards/bad_camp",
+        "hex (3,0) holds no placement",
+    )
+    rejected(
+        first_island,
+        s,
+        ScoreCampCard(0, "hand", "everything"),
+        "cards/bad_camp",
+        "list of placements",
+    )
 
 
 def test_cards_are_scored_before_the_roll_not_after(first_island):
     s = builder_rounds(first_island, first_island.setup(1, {}), [0], ROW[:6])
     s = first_island.apply(s, BUILDERS)
-    rejected(first_island, s, ScoreCampCard(0, "hand", camp(*ROW)), "cards/not_now",
-             "before the dice are rolled")
+    rejected(
+        first_island,
+        s,
+        ScoreCampCard(0, "hand", camp(*ROW)),
+        "cards/not_now",
+        "before the dice are rolled",
+    )
 
 
 def test_skipping_draws_from_the_next_lower_deck_and_the_4_deck_refills_itself(first_island):
@@ -101,8 +132,13 @@ def test_the_s_card_is_shared_and_discarded_at_the_next_roll(first_island):
     rejected(first_island, s, DealTableCard(5), "cards/table_full", "has not been discarded")
     s = builder_rounds(first_island, s, [0, 1], ROW[:4])
     s = play(first_island, s, ScoreCampCard(0, "table", camp(*ROW[:4])))
-    rejected(first_island, s, ScoreCampCard(0, "table", camp(*ROW[:4])), "cards/already_scored",
-             "already scored this S card")
+    rejected(
+        first_island,
+        s,
+        ScoreCampCard(0, "table", camp(*ROW[:4])),
+        "cards/already_scored",
+        "already scored this S card",
+    )
     s = play(first_island, s, ScoreCampCard(1, "table", camp(*ROW[:4])))
     assert s.table_scored_by == {0, 1}
     assert [b.scored_cards for b in s.boards] == [(CampCard("S", 4, 4),)] * 2
@@ -121,12 +157,27 @@ def test_a_single_s_card_is_not_replaced(first_island):
 def test_a_third_card_ends_a_multiplayer_game_at_once(first_island):
     s = first_island.setup(2, {"variant": "easy"})  # 4-point cards: size 4
     s = first_island.apply(s, DealTableCard(4))
-    hexes = [(-2, 1), (-1, 1), (0, 1), (1, 1), (-2, -1), (-1, -1), (0, -1), (1, -1),
-             (-1, 3), (0, 2), (1, 2), (-2, 3)]
+    hexes = [
+        (-2, 1),
+        (-1, 1),
+        (0, 1),
+        (1, 1),
+        (-2, -1),
+        (-1, -1),
+        (0, -1),
+        (1, -1),
+        (-1, 3),
+        (0, 2),
+        (1, 2),
+        (-2, 3),
+    ]
     s = builder_rounds(first_island, s, [0, 1], hexes)
-    s = play(first_island, s,
-             ScoreCampCard(0, "hand", camp(*hexes[0:4])),
-             ScoreCampCard(0, "table", camp(*hexes[4:8])))
+    s = play(
+        first_island,
+        s,
+        ScoreCampCard(0, "hand", camp(*hexes[0:4])),
+        ScoreCampCard(0, "table", camp(*hexes[4:8])),
+    )
     assert not s.ended
     s = first_island.apply(s, ScoreCampCard(0, "hand", camp(*hexes[8:12])))
     assert s.ended == "seat 1 scored a third camp card"

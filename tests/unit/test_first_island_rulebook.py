@@ -22,15 +22,24 @@ def test_scoring_example_totals_81_line_by_line():
     assert (t["builders"]["placements"], t["builders"]["scorable"]) == (7, 7)
     # "I have 11 Scholar placements, but only 8 are scorable ... I score 5 Scholar points"
     assert (t["scholars"]["placements"], t["scholars"]["scorable"], t["scholars"]["base"]) == (
-        11, 8, 5)
+        11,
+        8,
+        5,
+    )
     # "I have 6 Matriarchy placements, but only 4 are scorable. I score 2"
-    assert (t["matriarchy"]["placements"], t["matriarchy"]["scorable"],
-            t["matriarchy"]["base"]) == (6, 4, 2)
+    assert (
+        t["matriarchy"]["placements"],
+        t["matriarchy"]["scorable"],
+        t["matriarchy"]["base"],
+    ) == (6, 4, 2)
     # "I have 7 scorable Healer (green) placements"
     assert (t["healers"]["placements"], t["healers"]["scorable"]) == (7, 7)
     # "I have 9 Scientist placements, but only 8 are scorable. I score 7 Scientist points"
-    assert (t["scientists"]["placements"], t["scientists"]["scorable"],
-            t["scientists"]["base"]) == (9, 8, 7)
+    assert (
+        t["scientists"]["placements"],
+        t["scientists"]["scorable"],
+        t["scientists"]["base"],
+    ) == (9, 8, 7)
     # "4 Scavenger placements on the outside of the island ... 4 Scavenger bonus points"
     assert t["scavengers"]["detail"]["on_coast"] == 4 and t["scavengers"]["request"] == 4
     # "2 hexes which contain only a Builder placement, giving me 6 Builder bonus points"
@@ -43,7 +52,11 @@ def test_scoring_example_totals_81_line_by_line():
     assert t["matriarchy"]["detail"]["largest_camp"] == 4 and t["matriarchy"]["request"] == 4
     # "Healers share a hex with Matriarchy, Scientists, Builders and Scavengers ... 8"
     assert t["healers"]["detail"]["share_hex_with"] == [
-        "builders", "matriarchy", "scavengers", "scientists"]
+        "builders",
+        "matriarchy",
+        "scavengers",
+        "scientists",
+    ]
     assert t["healers"]["request"] == 8
     # "Scientists are split into 2 camps, giving me 4 Scientist bonus points"
     assert t["scientists"]["detail"]["camps"] == 2 and t["scientists"]["request"] == 4

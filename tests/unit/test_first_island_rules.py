@@ -66,19 +66,34 @@ def test_a_split_needs_an_axis(first_island, two):
 
 def test_a_marked_hex_cannot_be_marked_again(first_island, two):
     s = first_island.apply(two, Mark(0, (2, -1), (1, 2), 0))
-    rejected(first_island, s, Mark(0, (2, -1), (3, 5), 0), "action/hex_marked",
-             "hex (2,-1) is already marked")
+    rejected(
+        first_island,
+        s,
+        Mark(0, (2, -1), (3, 5), 0),
+        "action/hex_marked",
+        "hex (2,-1) is already marked",
+    )
 
 
 def test_a_hex_must_be_on_the_island(first_island, two):
-    rejected(first_island, two, Mark(0, (9, 9), (1, 2), 0), "action/off_map",
-             "hex (9,9) is not on the island")
+    rejected(
+        first_island,
+        two,
+        Mark(0, (9, 9), (1, 2), 0),
+        "action/off_map",
+        "hex (9,9) is not on the island",
+    )
 
 
 def test_each_die_is_used_once_per_turn(first_island, two):
     s = first_island.apply(two, Mark(0, (0, 0), (4, 2), 0))
-    rejected(first_island, s, Mark(0, (1, 0), (4, 5), 0), "action/die_used",
-             "die 4 was already used this turn")
+    rejected(
+        first_island,
+        s,
+        Mark(0, (1, 0), (4, 5), 0),
+        "action/die_used",
+        "die 4 was already used this turn",
+    )
     rejected(first_island, two, Mark(0, (1, 0), (3, 3)), "action/die_used", "die 3")
     rejected(first_island, two, Mark(0, (1, 0), (0, 3)), "action/bad_die", "no die 0")
 
@@ -101,14 +116,19 @@ def test_the_round_button_waits_for_every_seat(first_island, two):
     assert s.phase == "done"
     s = first_island.apply(s, Advance())
     assert (s.phase, s.round, s.boards[0].marks, s.boards[0].dice_used) == (
-        "roll", 2, 0, frozenset())
+        "roll",
+        2,
+        0,
+        frozenset(),
+    )
 
 
 def test_a_new_roll_after_everyone_marked_starts_the_next_round(first_island, two):
     s = play(first_island, two, Mark(0, (0, 0), (1, 2), 0), Mark(0, (1, 0), (3, 4)))
     rejected(first_island, s, roll(1, 1, 1, 1, 1), "roll/not_expected", "seat(s) 2")
-    s = play(first_island, s, Mark(1, (0, 0), (1, 2), 0), Mark(1, (1, 0), (3, 4)),
-             roll(6, 6, 6, 6, 6))
+    s = play(
+        first_island, s, Mark(1, (0, 0), (1, 2), 0), Mark(1, (1, 0), (3, 4)), roll(6, 6, 6, 6, 6)
+    )
     assert (s.round, s.roll, s.phase) == (2, (6, 6, 6, 6, 6), "mark")
 
 
@@ -124,10 +144,20 @@ def test_override_replaces_one_die_with_any_unused_tribe(first_island, two):
 
 def test_one_override_per_turn(first_island, two):
     s = first_island.apply(two, Mark(0, (0, 0), (1, "matriarchy"), 2))
-    rejected(first_island, s, Mark(0, (1, 0), (2, "healers"), 0), "action/override_per_turn",
-             "one tribe override")
-    rejected(first_island, two, Mark(0, (1, 0), ("healers", "builders"), 0),
-             "action/override_per_turn", "one tribe override")
+    rejected(
+        first_island,
+        s,
+        Mark(0, (1, 0), (2, "healers"), 0),
+        "action/override_per_turn",
+        "one tribe override",
+    )
+    rejected(
+        first_island,
+        two,
+        Mark(0, (1, 0), ("healers", "builders"), 0),
+        "action/override_per_turn",
+        "one tribe override",
+    )
 
 
 def _next_round(game, s, *marks):
@@ -142,12 +172,22 @@ def _next_round(game, s, *marks):
 
 def test_each_override_box_once_and_at_most_3_per_game(first_island, two):
     s = _next_round(first_island, two, Mark(0, (0, 0), (1, "builders"), 0))
-    rejected(first_island, s, Mark(0, (1, 1), (1, "builders"), 0), "action/override_used",
-             "tribe override for Builders already used")
+    rejected(
+        first_island,
+        s,
+        Mark(0, (1, 1), (1, "builders"), 0),
+        "action/override_used",
+        "tribe override for Builders already used",
+    )
     s = _next_round(first_island, s, Mark(0, (1, 1), (1, "healers"), 0))
     s = _next_round(first_island, s, Mark(0, (1, 2), (1, "scholars"), 0))
-    rejected(first_island, s, Mark(0, (2, 1), (1, "scientists"), 0), "action/override_limit",
-             "you may use at most 3 overrides")
+    rejected(
+        first_island,
+        s,
+        Mark(0, (2, 1), (1, "scientists"), 0),
+        "action/override_limit",
+        "you may use at most 3 overrides",
+    )
     assert first_island.score(s)[0]["overrides"] == -3
 
 
@@ -177,8 +217,13 @@ def test_reroll_comes_before_anyone_marks(first_island):
 
 
 def test_marking_needs_a_roll(first_island):
-    rejected(first_island, first_island.setup(2, {}), Mark(0, (0, 0), (1, 2), 0),
-             "action/no_roll", "roll the dice first")
+    rejected(
+        first_island,
+        first_island.setup(2, {}),
+        Mark(0, (0, 0), (1, 2), 0),
+        "action/no_roll",
+        "roll the dice first",
+    )
 
 
 def test_seats_are_checked(first_island, two):
@@ -197,9 +242,17 @@ def test_the_game_ends_when_the_island_is_full(first_island):
     base = first_island.setup(2, {"map": [[0, 0], [1, 0], [2, 0]], "camp_cards": False})
     assert isinstance(base, State) and base.options == Options(camp_cards=False)
     s = first_island.apply(base, roll(1, 1, 1, 2, 2))
-    s = play(first_island, s, Mark(0, (0, 0), (1, 2), 0), Mark(0, (1, 0), (3, 4), 0),
-             Mark(1, (0, 0), (1, 2), 0), Mark(1, (1, 0), (3, 4), 0), Advance(),
-             roll(1, 2, 3, 4, 5), Mark(0, (2, 0), (1, 2), 0))
+    s = play(
+        first_island,
+        s,
+        Mark(0, (0, 0), (1, 2), 0),
+        Mark(0, (1, 0), (3, 4), 0),
+        Mark(1, (0, 0), (1, 2), 0),
+        Mark(1, (1, 0), (3, 4), 0),
+        Advance(),
+        roll(1, 2, 3, 4, 5),
+        Mark(0, (2, 0), (1, 2), 0),
+    )
     assert s.seat_done(0) and not s.ended  # one hex left: one mark fills the board
     s = first_island.apply(s, Mark(1, (2, 0), (3, 4), 0))
     out = first_island.outcome(s)
@@ -220,8 +273,13 @@ def test_solo_ends_after_12_rounds(first_island):
     report = first_island.score(s)[0]["solo"]
     assert report["difficulty"] == "casual"
     assert [c["criterion"] for c in report["criteria"]] == [
-        "Scavengers points", "Builders points", "Scholars points", "Matriarchy points",
-        "Healers points", "Scientists points", "camp cards completed",
+        "Scavengers points",
+        "Builders points",
+        "Scholars points",
+        "Matriarchy points",
+        "Healers points",
+        "Scientists points",
+        "camp cards completed",
     ]
     assert report["passed"] is False  # no cards completed
     assert first_island.outcome(s).winners == ()
@@ -229,10 +287,16 @@ def test_solo_ends_after_12_rounds(first_island):
 
 def test_hard_and_impossible_solo_refuse_overrides(first_island):
     for difficulty in ("hard", "impossible"):
-        s = first_island.apply(first_island.setup(1, {"difficulty": difficulty}),
-                               roll(1, 2, 3, 4, 5))
-        rejected(first_island, s, Mark(0, (0, 0), (1, "builders"), 0),
-                 "action/override_not_allowed", f"{difficulty} solo game")
+        s = first_island.apply(
+            first_island.setup(1, {"difficulty": difficulty}), roll(1, 2, 3, 4, 5)
+        )
+        rejected(
+            first_island,
+            s,
+            Mark(0, (0, 0), (1, "builders"), 0),
+            "action/override_not_allowed",
+            f"{difficulty} solo game",
+        )
 
 
 def test_difficulty_is_for_solo_only(first_island):

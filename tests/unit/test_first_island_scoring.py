@@ -11,8 +11,17 @@ ISLAND = default_island()
 def test_empty_board_scores_minus_5_per_tribe():
     b = score_board(ISLAND, {})
     assert b["total"] == -30
-    assert all(b["tribes"][t] == {"placements": 0, "scorable": 0, "base": -5, "request": 0,
-                                  "detail": b["tribes"][t]["detail"]} for t in TRIBES)
+    assert all(
+        b["tribes"][t]
+        == {
+            "placements": 0,
+            "scorable": 0,
+            "base": -5,
+            "request": 0,
+            "detail": b["tribes"][t]["detail"],
+        }
+        for t in TRIBES
+    )
 
 
 def test_a_tribe_without_a_camp_scores_minus_5_and_minus_1_per_stray():
@@ -23,8 +32,15 @@ def test_a_tribe_without_a_camp_scores_minus_5_and_minus_1_per_stray():
 
 
 def test_three_contiguous_placements_make_a_camp():
-    b = score_board(ISLAND, cells(large(0, 0, "healers"), large(1, 0, "healers"),
-                                  large(2, 0, "healers"), large(-2, 2, "healers")))
+    b = score_board(
+        ISLAND,
+        cells(
+            large(0, 0, "healers"),
+            large(1, 0, "healers"),
+            large(2, 0, "healers"),
+            large(-2, 2, "healers"),
+        ),
+    )
     # (-2,2) touches none of the others: 3 in the camp, 1 stray.
     h = b["tribes"]["healers"]
     assert (h["placements"], h["scorable"], h["base"]) == (4, 3, 2)
@@ -33,8 +49,7 @@ def test_three_contiguous_placements_make_a_camp():
 def test_touching_at_a_corner_only_is_not_adjacent():
     # Split (0,0) on axis 0: half 0 owns edges 0,1,2, half 1 edges 3,4,5.
     # (1,0) lies beyond edge 0, so it touches half 0 and only a corner of half 1.
-    layout = Layout(ISLAND, cells(split(0, 0, 0, "scholars", "builders"),
-                                  large(1, 0, "builders")))
+    layout = Layout(ISLAND, cells(split(0, 0, 0, "scholars", "builders"), large(1, 0, "builders")))
     assert (1, 0, 0) in layout.adjacent[(0, 0, 0)]
     assert (1, 0, 0) not in layout.adjacent[(0, 0, 1)]
 
@@ -42,8 +57,10 @@ def test_touching_at_a_corner_only_is_not_adjacent():
 def test_scholars_are_next_to_scavengers_across_the_split_line():
     board = cells(
         split(0, 0, 0, "scholars", "scavengers"),
-        large(1, 0, "scholars"), large(2, 0, "scholars"),
-        large(-1, 0, "scavengers"), large(-2, 0, "scavengers"),
+        large(1, 0, "scholars"),
+        large(2, 0, "scholars"),
+        large(-1, 0, "scavengers"),
+        large(-2, 0, "scavengers"),
     )
     b = score_board(ISLAND, board)
     assert b["tribes"]["scholars"]["detail"] == {"next_to_scavengers": 1, "on_coast": 0}
@@ -54,7 +71,8 @@ def test_requests_count_scorable_placements_only():
     # The same Scholar next to a Scavenger, but the Scavengers form no camp.
     board = cells(
         split(0, 0, 0, "scholars", "scavengers"),
-        large(1, 0, "scholars"), large(2, 0, "scholars"),
+        large(1, 0, "scholars"),
+        large(2, 0, "scholars"),
         large(-1, 0, "scavengers"),
     )
     b = score_board(ISLAND, board)
@@ -67,8 +85,10 @@ def test_outside_edge_means_an_edge_with_no_island_hex_beyond_it():
     assert ISLAND.coast[(-2, 0)] == frozenset({3})
     board = cells(
         split(-2, 0, 0, "builders", "scavengers"),  # half 1 (edges 3,4,5) reaches the sea
-        large(-2, 1, "scavengers"), large(-1, 1, "scavengers"),
-        large(-1, 0, "builders"), large(0, 0, "builders"),
+        large(-2, 1, "scavengers"),
+        large(-1, 1, "scavengers"),
+        large(-1, 0, "builders"),
+        large(0, 0, "builders"),
     )
     layout = Layout(ISLAND, board)
     assert layout.on_coast((-2, 0, 1)) and not layout.on_coast((-2, 0, 0))
@@ -86,8 +106,9 @@ def test_scholars_lose_2_per_scorable_placement_on_the_coast():
 
 
 def test_builders_score_3_per_hex_holding_only_a_large_scorable_builder():
-    board = cells(large(0, 0, "builders"), large(1, 0, "builders"),
-                  split(2, 0, 0, "scientists", "builders"))
+    board = cells(
+        large(0, 0, "builders"), large(1, 0, "builders"), split(2, 0, 0, "scientists", "builders")
+    )
     b = score_board(ISLAND, board)
     assert b["tribes"]["builders"]["detail"]["large_hexes"] == 2
     assert b["tribes"]["builders"]["request"] == 6
@@ -107,7 +128,8 @@ def test_healers_score_2_per_other_tribe_sharing_a_hex():
         split(0, 0, 0, "healers", "matriarchy"),
         large(1, 0, "healers"),
         split(1, -1, 1, "scientists", "healers"),
-        large(-1, 0, "matriarchy"), large(-1, 1, "matriarchy"),
+        large(-1, 0, "matriarchy"),
+        large(-1, 1, "matriarchy"),
     )
     # Scientists (1 placement) are not scorable, so they do not count for the Healers.
     b = score_board(ISLAND, board)
@@ -116,8 +138,10 @@ def test_healers_score_2_per_other_tribe_sharing_a_hex():
 
 
 def test_scientists_score_2_per_camp():
-    board = cells(*(large(q, 0, "scientists") for q in (-1, 0, 1)),
-                  *(large(q, 2, "scientists") for q in (-2, -1, 0)))
+    board = cells(
+        *(large(q, 0, "scientists") for q in (-1, 0, 1)),
+        *(large(q, 2, "scientists") for q in (-2, -1, 0)),
+    )
     assert score_board(ISLAND, board)["tribes"]["scientists"]["request"] == 4
 
 

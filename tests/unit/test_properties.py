@@ -22,8 +22,7 @@ from companion.games.first_island.scoring import Layout, score_board
 
 GAME = get_game("first-island")
 ISLAND = default_island()
-SETTINGS = settings(max_examples=40, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @st.composite
@@ -31,16 +30,17 @@ def play(draw, max_steps=60):
     """A session driven by hypothesis through legal actions and rolls."""
     store = EventStore(":memory:")
     players = draw(st.integers(1, 4))
-    session = Session.create(store, "first-island", players,
-                             {"camp_cards": draw(st.booleans())})
+    session = Session.create(store, "first-island", players, {"camp_cards": draw(st.booleans())})
     for _ in range(draw(st.integers(0, max_steps))):
         if session.outcome() is not None:
             break
-        options = [a for seat in [None, *range(players)]
-                   for a in GAME.legal_actions(session.state, seat)]
+        options = [
+            a for seat in [None, *range(players)] for a in GAME.legal_actions(session.state, seat)
+        ]
         if session.dice() is not None and (not options or draw(st.booleans())):
-            session.act(DiceRolled(tuple(draw(st.lists(st.integers(1, 6), min_size=5,
-                                                        max_size=5))), "test"))
+            session.act(
+                DiceRolled(tuple(draw(st.lists(st.integers(1, 6), min_size=5, max_size=5))), "test")
+            )
         else:
             session.act(options[draw(st.integers(0, len(options) - 1))])
     return session
@@ -77,7 +77,8 @@ def cell_strategy(h):
         st.none(),
         tribe.map(lambda t: Cell(h, (t,))),
         st.tuples(st.lists(tribe, min_size=2, max_size=2, unique=True), st.integers(0, 2)).map(
-            lambda v: Cell(h, tuple(v[0]), v[1])),
+            lambda v: Cell(h, tuple(v[0]), v[1])
+        ),
     )
 
 
@@ -108,11 +109,11 @@ def transform(cells, claimed, move_hex, move_dir):
         axis, half0 = split_for_edges(move_dir(d) for d in half_edges(c.axis, 0))
         tribes = c.tribes if half0 == 0 else c.tribes[::-1]
         new_cells[nh] = Cell(nh, tribes, axis)
-        half_map[h] = (lambda half, s=half0: half ^ s)
-    new_claimed = [[(*move_hex((q, r)), half_map[(q, r)](half)) for q, r, half in camp]
-                   for camp in claimed]
+        half_map[h] = lambda half, s=half0: half ^ s
+    new_claimed = [
+        [(*move_hex((q, r)), half_map[(q, r)](half)) for q, r, half in camp] for camp in claimed
+    ]
     return new_cells, new_claimed
-
 
 
 @SETTINGS

@@ -13,28 +13,39 @@ def test_actions_are_appended_and_the_state_follows(session):
     session.act(Mark(0, (0, 0), (1, 2), 0))
     assert session.seq == 2
     assert [e.kind for e in session.entries] == ["action", "action"]
-    assert session.entries[0].payload == {"type": "dice_rolled", "values": [1, 2, 3, 3, 5],
-                                          "source": "test", "confidence": 1.0, "seat": None}
+    assert session.entries[0].payload == {
+        "type": "dice_rolled",
+        "values": [1, 2, 3, 3, 5],
+        "source": "test",
+        "confidence": 1.0,
+        "seat": None,
+    }
     assert session.entries[1].seat == 0
     assert (0, 0) in session.state.boards[0].cells
 
 
 def test_actions_may_arrive_as_json(session):
-    session.act({"type": "dice_rolled", "values": [1, 2, 3, 3, 5], "source": "camera",
-                 "confidence": 0.97})
+    session.act(
+        {"type": "dice_rolled", "values": [1, 2, 3, 3, 5], "source": "camera", "confidence": 0.97}
+    )
     session.act({"type": "mark", "seat": 1, "hex": [0, 0], "picks": [1, "builders"], "axis": 2})
     assert session.state.boards[1].cells[(0, 0)].tribes == ("scavengers", "builders")
 
 
-@pytest.mark.parametrize("payload, text", [
-    ({"type": "fly", "seat": 0}, "no action 'fly'"),
-    ({"seat": 0}, "needs a 'type'"),
-    ({"type": "mark", "seat": 0, "hex": [0, 0], "picks": [1, 2], "axis": 0, "colour": 1},
-     "no field(s) colour"),
-    ({"type": "mark", "seat": 0}, "malformed"),
-    ({"type": "dice_rolled", "values": "12345"}, "list of whole numbers"),
-    ({"type": "dice_rolled", "values": [1, 2, 3, 4, 5], "confidence": 2}, "between 0 and 1"),
-])
+@pytest.mark.parametrize(
+    "payload, text",
+    [
+        ({"type": "fly", "seat": 0}, "no action 'fly'"),
+        ({"seat": 0}, "needs a 'type'"),
+        (
+            {"type": "mark", "seat": 0, "hex": [0, 0], "picks": [1, 2], "axis": 0, "colour": 1},
+            "no field(s) colour",
+        ),
+        ({"type": "mark", "seat": 0}, "malformed"),
+        ({"type": "dice_rolled", "values": "12345"}, "list of whole numbers"),
+        ({"type": "dice_rolled", "values": [1, 2, 3, 4, 5], "confidence": 2}, "between 0 and 1"),
+    ],
+)
 def test_malformed_actions_are_refused_and_change_nothing(session, payload, text):
     session.act(roll(1, 2, 3, 3, 5))
     before = (session.seq, session.state)

@@ -6,8 +6,10 @@ SPOTS = [(100, 100), (200, 100), (300, 100), (100, 200), (200, 200)]
 
 
 def dice(values, spots=SPOTS, confidence=0.97, jitter=0):
-    return tuple(Reading((x + jitter, y, x + 40 + jitter, y + 40), v, confidence)
-                 for v, (x, y) in zip(values, spots, strict=False))
+    return tuple(
+        Reading((x + jitter, y, x + 40 + jitter, y + 40), v, confidence)
+        for v, (x, y) in zip(values, spots, strict=False)
+    )
 
 
 def run(settler, frames):
@@ -19,8 +21,10 @@ HAND = Frame((), motion=0.4)  # a hand over the table: much of the picture chang
 
 def tumbling(n):
     # Dice still rolling: small motion, but every frame they are somewhere else.
-    return [Frame(dice([1, 2, 3, 4, 5], spots=[(x + 30 * i, y) for x, y in SPOTS]),
-                  motion=0.005) for i in range(n)]
+    return [
+        Frame(dice([1, 2, 3, 4, 5], spots=[(x + 30 * i, y) for x, y in SPOTS]), motion=0.005)
+        for i in range(n)
+    ]
 
 
 def test_one_report_per_roll_after_the_dice_rest():
@@ -69,8 +73,9 @@ def test_a_wrong_count_is_said_not_reported_as_a_roll():
 
 def test_an_unreadable_or_doubtful_die_is_unsure_never_guessed():
     s = Settler(expected=5, still_frames=4)
-    unsure = [Frame((*dice([1, 2, 3, 4, 5])[:4], Reading((200, 200, 240, 240), 5, 0.4)))
-              for _ in range(4)]
+    unsure = [
+        Frame((*dice([1, 2, 3, 4, 5])[:4], Reading((200, 200, 240, 240), 5, 0.4))) for _ in range(4)
+    ]
     e = run(s, unsure)[0]
     assert e.kind == "unsure" and e.values == (1, 2, 3, 4, None)
     assert "die 5 could not be read" in e.message

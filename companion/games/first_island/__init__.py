@@ -43,9 +43,18 @@ class FirstIsland:
     title = "The First Island"
     min_players = 1
     max_players = 6
-    actions: ClassVar[dict[str, type]] = {cls.type: cls for cls in (
-        Mark, Reroll, ScoreCampCard, SkipCampCard, DealTableCard, Advance, Finish,
-    )}
+    actions: ClassVar[dict[str, type]] = {
+        cls.type: cls
+        for cls in (
+            Mark,
+            Reroll,
+            ScoreCampCard,
+            SkipCampCard,
+            DealTableCard,
+            Advance,
+            Finish,
+        )
+    }
     faces: ClassVar[dict[int, dict]] = {
         v: {"tribe": t, "colour": TRIBE_COLOUR[t]} for v, t in FACE_TRIBE.items()
     }
@@ -101,11 +110,20 @@ class FirstIsland:
         """Each seat's score area (see scoring.score_board), plus solo targets when solo."""
         out = []
         for board in state.boards:
-            b = score_board(state.island, board.cells, board.claimed, len(board.overrides),
-                            [c.points for c in board.scored_cards])
+            b = score_board(
+                state.island,
+                board.cells,
+                board.claimed,
+                len(board.overrides),
+                [c.points for c in board.scored_cards],
+            )
             if state.solo:
-                b["solo"] = solo_report(state.options.difficulty or "standard", b,
-                                        len(board.scored_cards), len(board.overrides))
+                b["solo"] = solo_report(
+                    state.options.difficulty or "standard",
+                    b,
+                    len(board.scored_cards),
+                    len(board.overrides),
+                )
             out.append(b)
         return out
 
@@ -125,16 +143,24 @@ class FirstIsland:
     def export_board(self, state: State, seat: int) -> dict:
         """Seat's board in the board-file format."""
         b = state.boards[seat]
-        return board_to_json(state.island, dict(b.cells), b.claimed, len(b.overrides),
-                             [c.points for c in b.scored_cards])
+        return board_to_json(
+            state.island,
+            dict(b.cells),
+            b.claimed,
+            len(b.overrides),
+            [c.points for c in b.scored_cards],
+        )
 
     # -- JSON --------------------------------------------------------------------
     def state_to_json(self, state: State) -> dict:
         return {
             "players": state.players,
             "island": state.island.to_json(),
-            "options": {"camp_cards": state.options.camp_cards, "variant": state.options.variant,
-                        "difficulty": state.options.difficulty},
+            "options": {
+                "camp_cards": state.options.camp_cards,
+                "variant": state.options.variant,
+                "difficulty": state.options.difficulty,
+            },
             "round": state.round,
             "roll": None if state.roll is None else list(state.roll),
             "rerolled": state.rerolled,
@@ -164,8 +190,11 @@ class FirstIsland:
 def _marks(state: State, board: PlayerBoard, seat: int) -> list[Mark]:
     free_dice = [d for d in range(1, 6) if d not in board.dice_used]
     picks: list[tuple] = list(itertools.permutations(free_dice, 2))
-    if (state.options.overrides_allowed and not board.override_this_turn
-            and len(board.overrides) < rules.MAX_OVERRIDES):
+    if (
+        state.options.overrides_allowed
+        and not board.override_this_turn
+        and len(board.overrides) < rules.MAX_OVERRIDES
+    ):
         for tribe in TRIBES:
             if tribe not in board.overrides:
                 picks += [(d, tribe) for d in free_dice]
@@ -232,8 +261,9 @@ def _board_from_json(d: Mapping) -> PlayerBoard:
     cells = {}
     for c in d["cells"]:
         h = tuple(c["hex"])
-        cells[h] = Cell(h, (c["large"],)) if "large" in c else Cell(h, tuple(c["halves"]),
-                                                                    c["split"])
+        cells[h] = (
+            Cell(h, (c["large"],)) if "large" in c else Cell(h, tuple(c["halves"]), c["split"])
+        )
     return PlayerBoard(
         cells=cells,
         overrides=tuple(d["overrides"]),

@@ -30,8 +30,9 @@ class BoardFile:
     camp_cards: tuple[int, ...]
 
     def score(self) -> dict:
-        return score_board(self.island, self.cells, self.claimed, self.overrides_used,
-                           self.camp_cards)
+        return score_board(
+            self.island, self.cells, self.claimed, self.overrides_used, self.camp_cards
+        )
 
 
 def _is_int(v: Any) -> bool:
@@ -103,8 +104,10 @@ def _claims(value: Any, layout: Layout) -> tuple[tuple[PlacementRef, ...], ...]:
             ok = isinstance(item, list | tuple) and len(item) == 3 and all(map(_is_int, item))
             ref = tuple(item) if ok else None
             if ref is None or ref not in layout.tribe:
-                raise BadBoard(f"{where}: {item!r} is not a placement on this board "
-                               "([q, r, half]; half 0 for a large placement)")
+                raise BadBoard(
+                    f"{where}: {item!r} is not a placement on this board "
+                    "([q, r, half]; half 0 for a large placement)"
+                )
             if ref in used:
                 raise BadBoard(f"{where}: placement {list(ref)} is already in another camp")
             used.add(ref)
@@ -143,8 +146,9 @@ def parse_board(data: Any) -> BoardFile:
     return BoardFile(island, cells, claimed, overrides, tuple(cards))
 
 
-def board_to_json(island: Island, cells: dict[Hex, Cell], claimed, overrides_used: int,
-                  camp_cards) -> dict:
+def board_to_json(
+    island: Island, cells: dict[Hex, Cell], claimed, overrides_used: int, camp_cards
+) -> dict:
     """The board file for a board (what the engine exports for a finished game)."""
     data: dict[str, Any] = {"game": "first-island"}
     if island != default_island():

@@ -42,10 +42,16 @@ def _board(state: State, seat: Any) -> PlayerBoard:
 
 
 def _parse_camp(camp: Any) -> tuple[tuple[int, int, int], ...]:
-    ok = isinstance(camp, tuple) and camp and all(
-        isinstance(p, tuple) and len(p) == 3 and all(isinstance(c, int) for c in p)
-        and p[2] in (0, 1)
-        for p in camp
+    ok = (
+        isinstance(camp, tuple)
+        and camp
+        and all(
+            isinstance(p, tuple)
+            and len(p) == 3
+            and all(isinstance(c, int) for c in p)
+            and p[2] in (0, 1)
+            for p in camp
+        )
     )
     if not ok:
         raise IllegalAction(
@@ -77,11 +83,13 @@ def check_camp(state: State, seat: int, camp: tuple, size: int) -> None:
     tribes = {layout.tribe[p] for p in camp}
     if len(tribes) > 1:
         names = ", ".join(sorted(tribe_name(t) for t in tribes))
-        raise IllegalAction(f"a camp holds one tribe; this claim mixes {names}",
-                            code="cards/mixed_camp")
+        raise IllegalAction(
+            f"a camp holds one tribe; this claim mixes {names}", code="cards/mixed_camp"
+        )
     if not layout.connected(camp):
-        raise IllegalAction("the claimed placements are not one contiguous camp",
-                            code="cards/not_contiguous")
+        raise IllegalAction(
+            "the claimed placements are not one contiguous camp", code="cards/not_contiguous"
+        )
     if len(camp) != size:
         raise IllegalAction(
             f"this card needs a camp of {size} placements; the claim has {len(camp)}",
@@ -101,26 +109,31 @@ def score_camp_card(state: State, action: ScoreCampCard) -> State:
     if action.card == "hand":
         card = board.hand
         if card is None:
-            raise IllegalAction(f"seat {action.seat + 1} has no camp card in hand",
-                                code="cards/no_card")
+            raise IllegalAction(
+                f"seat {action.seat + 1} has no camp card in hand", code="cards/no_card"
+            )
     elif action.card == "table":
         card = state.table
         if card is None:
             raise IllegalAction("there is no S card on the table", code="cards/no_card")
         if action.seat in state.table_scored_by:
-            raise IllegalAction(f"seat {action.seat + 1} has already scored this S card",
-                                code="cards/already_scored")
+            raise IllegalAction(
+                f"seat {action.seat + 1} has already scored this S card",
+                code="cards/already_scored",
+            )
     else:
-        raise IllegalAction(f"card must be 'hand' or 'table', not {action.card!r}",
-                            code="cards/bad_card")
+        raise IllegalAction(
+            f"card must be 'hand' or 'table', not {action.card!r}", code="cards/bad_card"
+        )
     camp = _parse_camp(action.camp)
     check_camp(state, action.seat, camp, card.size)
     hand = board.hand
     if action.card == "hand":
         rules = card_rules(state.options.card_variant)
         hand = deck_card(rules.replacement_deck(card.deck))
-    board = replace(board, claimed=(*board.claimed, camp),
-                    scored_cards=(*board.scored_cards, card), hand=hand)
+    board = replace(
+        board, claimed=(*board.claimed, camp), scored_cards=(*board.scored_cards, card), hand=hand
+    )
     state = state.with_board(action.seat, board)
     if action.card == "table":
         state = replace(state, table_scored_by=state.table_scored_by | {action.seat})
@@ -133,22 +146,27 @@ def skip_camp_card(state: State, action: SkipCampCard) -> State:
     _cards_on(state)
     board = _board(state, action.seat)
     if board.hand is None:
-        raise IllegalAction(f"seat {action.seat + 1} has no camp card in hand",
-                            code="cards/no_card")
+        raise IllegalAction(
+            f"seat {action.seat + 1} has no camp card in hand", code="cards/no_card"
+        )
     rules = card_rules(state.options.card_variant)
     return state.with_board(
-        action.seat, replace(board, hand=deck_card(rules.replacement_deck(board.hand.deck))))
+        action.seat, replace(board, hand=deck_card(rules.replacement_deck(board.hand.deck)))
+    )
 
 
 def deal_table_card(state: State, action: DealTableCard) -> State:
     _cards_on(state)
     rules = card_rules(state.options.card_variant)
     if state.table is not None:
-        raise IllegalAction(f"the S card on the table ({state.table}) has not been discarded",
-                            code="cards/table_full")
+        raise IllegalAction(
+            f"the S card on the table ({state.table}) has not been discarded",
+            code="cards/table_full",
+        )
     if state.table_spent:
-        raise IllegalAction("this game has a single S card, and it was scored",
-                            code="cards/no_card")
+        raise IllegalAction(
+            "this game has a single S card, and it was scored", code="cards/no_card"
+        )
     if action.points not in rules.table_points:
         raise IllegalAction(
             f"this game's S cards are worth {', '.join(map(str, sorted(set(rules.table_points))))}"

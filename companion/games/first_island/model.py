@@ -11,13 +11,22 @@ from companion.games.first_island.hexgrid import Hex, half_edges
 
 # Face value of a tribe die -> tribe, in the rulebook's order (also the score area's columns).
 TRIBES: tuple[str, ...] = (
-    "scavengers", "builders", "scholars", "matriarchy", "healers", "scientists",
+    "scavengers",
+    "builders",
+    "scholars",
+    "matriarchy",
+    "healers",
+    "scientists",
 )
 FACE_TRIBE: dict[int, str] = {i + 1: t for i, t in enumerate(TRIBES)}
 # The rulebook's example colours; the colour-dotted dice use the same ones.
 TRIBE_COLOUR: dict[str, str] = {
-    "scavengers": "yellow", "builders": "red", "scholars": "blue",
-    "matriarchy": "purple", "healers": "green", "scientists": "orange",
+    "scavengers": "yellow",
+    "builders": "red",
+    "scholars": "blue",
+    "matriarchy": "purple",
+    "healers": "green",
+    "scientists": "orange",
 }
 
 # A placement is named (q, r, half): half is 0 or 1 in a split hex, 0 for a large one.
@@ -46,9 +55,7 @@ class Cell:
         if self.large:
             return [((q, r, 0), self.tribes[0], tuple(range(6)))]
         assert self.axis is not None
-        return [
-            ((q, r, half), self.tribes[half], half_edges(self.axis, half)) for half in (0, 1)
-        ]
+        return [((q, r, half), self.tribes[half], half_edges(self.axis, half)) for half in (0, 1)]
 
     def to_json(self) -> dict:
         if self.large:

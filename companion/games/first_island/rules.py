@@ -137,8 +137,9 @@ def _start_turn(state: State, roll: tuple[int, ...]) -> State:
             spent = True
         elif len(set(rules.table_points)) == 1:
             table = table_card(rules.table_points[0])
-    return replace(_clear_turn(state), roll=roll, table=table, table_spent=spent,
-                   table_scored_by=scored)
+    return replace(
+        _clear_turn(state), roll=roll, table=table, table_spent=spent, table_scored_by=scored
+    )
 
 
 def _check_end_of_turn(state: State) -> State:
@@ -182,14 +183,18 @@ def _roll_text(roll: tuple[int, ...] | None) -> str:
 def reroll_problem(state: State) -> IllegalAction | None:
     """Why the dice may not be rerolled now, or None if they may."""
     if state.phase != "mark" or state.roll is None:
-        return IllegalAction("a reroll comes right after a roll, before anyone marks",
-                             code="roll/not_expected")
+        return IllegalAction(
+            "a reroll comes right after a roll, before anyone marks", code="roll/not_expected"
+        )
     if state.rerolled:
-        return IllegalAction("the dice were already rerolled this turn (once per turn)",
-                             code="roll/reroll_used")
+        return IllegalAction(
+            "the dice were already rerolled this turn (once per turn)", code="roll/reroll_used"
+        )
     if any(b.marks for b in state.boards):
-        return IllegalAction("someone has already marked this roll; it can no longer be "
-                             "rerolled", code="roll/reroll_too_late")
+        return IllegalAction(
+            "someone has already marked this roll; it can no longer be rerolled",
+            code="roll/reroll_too_late",
+        )
     if Counter(state.roll).most_common(1)[0][1] < 3:
         return IllegalAction(
             f"no tribe shows 3 or more times in this roll ({_roll_text(state.roll)}), "
@@ -227,8 +232,9 @@ def _resolve_pick(
     assert state.roll is not None
     if isinstance(pick, int) and not isinstance(pick, bool):
         if not 1 <= pick <= len(state.roll):
-            raise IllegalAction(f"there is no die {pick}; dice are numbered 1 to 5",
-                                code="action/bad_die")
+            raise IllegalAction(
+                f"there is no die {pick}; dice are numbered 1 to 5", code="action/bad_die"
+            )
         if pick in board.dice_used or pick in used:
             raise IllegalAction(f"die {pick} was already used this turn", code="action/die_used")
         used.add(pick)
@@ -249,25 +255,30 @@ def _check_override(state: State, board: PlayerBoard, tribe: str, overrides: int
             code="action/override_not_allowed",
         )
     if overrides > 1 or board.override_this_turn:
-        raise IllegalAction("only one tribe override may be used per turn",
-                            code="action/override_per_turn")
+        raise IllegalAction(
+            "only one tribe override may be used per turn", code="action/override_per_turn"
+        )
     if tribe in board.overrides:
-        raise IllegalAction(f"tribe override for {tribe_name(tribe)} already used",
-                            code="action/override_used")
+        raise IllegalAction(
+            f"tribe override for {tribe_name(tribe)} already used", code="action/override_used"
+        )
     if len(board.overrides) >= MAX_OVERRIDES:
-        raise IllegalAction(f"you may use at most {MAX_OVERRIDES} overrides",
-                            code="action/override_limit")
+        raise IllegalAction(
+            f"you may use at most {MAX_OVERRIDES} overrides", code="action/override_limit"
+        )
 
 
 def _mark(state: State, action: Mark) -> State:
     _check_seat(state, action.seat)
     if state.roll is None:
-        raise IllegalAction(f"round {state.round} has no roll yet: roll the dice first",
-                            code="action/no_roll")
+        raise IllegalAction(
+            f"round {state.round} has no roll yet: roll the dice first", code="action/no_roll"
+        )
     board = state.boards[action.seat]
     if state.seat_done(action.seat):
-        raise IllegalAction(f"seat {action.seat + 1} has already marked 2 hexes this turn",
-                            code="action/turn_done")
+        raise IllegalAction(
+            f"seat {action.seat + 1} has already marked 2 hexes this turn", code="action/turn_done"
+        )
     h = action.hex
     if not (isinstance(h, tuple) and len(h) == 2 and all(isinstance(c, int) for c in h)):
         raise IllegalAction(f"a hex is [q, r], not {h!r}", code="action/bad_hex")
@@ -276,8 +287,9 @@ def _mark(state: State, action: Mark) -> State:
     if h in board.cells:
         raise IllegalAction(f"hex ({h[0]},{h[1]}) is already marked", code="action/hex_marked")
     if not isinstance(action.picks, tuple) or len(action.picks) != 2:
-        raise IllegalAction(f"mark a hex with exactly 2 picks, not {action.picks!r}",
-                            code="action/bad_pick")
+        raise IllegalAction(
+            f"mark a hex with exactly 2 picks, not {action.picks!r}", code="action/bad_pick"
+        )
     used: set[int] = set()
     resolved = [_resolve_pick(state, board, p, used) for p in action.picks]
     overrides = [t for t, die in resolved if die is None]
@@ -308,8 +320,9 @@ def _mark(state: State, action: Mark) -> State:
 def _advance(state: State, action: Advance) -> State:
     if state.phase != "done":
         if state.roll is None:
-            raise IllegalAction(f"round {state.round} has not been rolled yet",
-                                code="action/not_done")
+            raise IllegalAction(
+                f"round {state.round} has not been rolled yet", code="action/not_done"
+            )
         waiting = [s + 1 for s in range(state.players) if not state.seat_done(s)]
         raise IllegalAction(
             f"seat(s) {', '.join(map(str, waiting))} have not marked both hexes of round "

@@ -122,24 +122,25 @@ def score_board(
     detail: dict[str, dict] = {}
     scav_coast = sum(layout.on_coast(p) for p in scorable_of("scavengers"))
     detail["scavengers"] = {"on_coast": scav_coast}
-    big_builders = sum(
-        1 for (q, r, _h) in scorable_of("builders") if cells[(q, r)].large
-    )
+    big_builders = sum(1 for (q, r, _h) in scorable_of("builders") if cells[(q, r)].large)
     detail["builders"] = {"large_hexes": big_builders}
     scholars = scorable_of("scholars")
     near = sum(
-        1 for p in scholars
+        1
+        for p in scholars
         if any(layout.tribe[o] == "scavengers" and o in scorable for o in layout.adjacent[p])
     )
     edge = sum(layout.on_coast(p) for p in scholars)
     detail["scholars"] = {"next_to_scavengers": near, "on_coast": edge}
     largest = max((len(c.placements) for c in complete["matriarchy"]), default=0)
     detail["matriarchy"] = {"largest_camp": largest}
-    partners = sorted({
-        layout.tribe[(q, r, 1 - h)]
-        for (q, r, h) in scorable_of("healers")
-        if not cells[(q, r)].large and (q, r, 1 - h) in scorable
-    })
+    partners = sorted(
+        {
+            layout.tribe[(q, r, 1 - h)]
+            for (q, r, h) in scorable_of("healers")
+            if not cells[(q, r)].large and (q, r, 1 - h) in scorable
+        }
+    )
     detail["healers"] = {"share_hex_with": partners}
     detail["scientists"] = {"camps": len(complete["scientists"])}
     request = {
@@ -157,15 +158,21 @@ def score_board(
         good = len(scorable_of(t))
         base = good - (placed - good) - (0 if complete[t] else 5)
         tribes[t] = {
-            "placements": placed, "scorable": good, "base": base,
-            "request": request[t], "detail": detail[t],
+            "placements": placed,
+            "scorable": good,
+            "base": base,
+            "request": request[t],
+            "detail": detail[t],
         }
     cards = list(camp_cards)
-    total = (
-        sum(v["base"] + v["request"] for v in tribes.values()) - overrides_used + sum(cards)
-    )
-    return {"total": total, "tribes": tribes, "overrides": -overrides_used,
-            "camp_cards": sum(cards), "camp_card_list": cards}
+    total = sum(v["base"] + v["request"] for v in tribes.values()) - overrides_used + sum(cards)
+    return {
+        "total": total,
+        "tribes": tribes,
+        "overrides": -overrides_used,
+        "camp_cards": sum(cards),
+        "camp_card_list": cards,
+    }
 
 
 def tribe_points(breakdown: dict, tribe: str) -> int:

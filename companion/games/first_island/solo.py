@@ -14,22 +14,26 @@ from companion.games.first_island.scoring import tribe_points
 
 TARGETS = {
     "casual": {"per_tribe": 3, "cards": 3, "total": None, "no_overrides": False, "request": None},
-    "standard": {"per_tribe": 6, "cards": 4, "total": 100, "no_overrides": False,
-                 "request": None},
+    "standard": {"per_tribe": 6, "cards": 4, "total": 100, "no_overrides": False, "request": None},
     "hard": {"per_tribe": 8, "cards": 4, "total": 110, "no_overrides": True, "request": None},
-    "impossible": {"per_tribe": 8, "cards": 4, "total": 120, "no_overrides": True,
-                   "request": 4},
+    "impossible": {"per_tribe": 8, "cards": 4, "total": 120, "no_overrides": True, "request": 4},
 }
 
 
 def _criterion(name: str, actual: int, target: int, at_most: bool = False) -> dict:
     passed = actual <= target if at_most else actual >= target
-    return {"criterion": name, "actual": actual, "target": target,
-            "at_most": at_most, "passed": passed}
+    return {
+        "criterion": name,
+        "actual": actual,
+        "target": target,
+        "at_most": at_most,
+        "passed": passed,
+    }
 
 
-def solo_report(difficulty: str, breakdown: dict, cards_completed: int,
-                overrides_used: int) -> dict:
+def solo_report(
+    difficulty: str, breakdown: dict, cards_completed: int, overrides_used: int
+) -> dict:
     """{"difficulty", "passed", "criteria": [{"criterion", "actual", "target", "passed"}]}."""
     t = TARGETS[difficulty]
     criteria = [
@@ -43,9 +47,15 @@ def solo_report(difficulty: str, breakdown: dict, cards_completed: int,
         criteria.append(_criterion("tribe overrides used", overrides_used, 0, at_most=True))
     if t["request"] is not None:
         criteria.extend(
-            _criterion(f"{tribe_name(tribe)} request points",
-                       breakdown["tribes"][tribe]["request"], t["request"])
+            _criterion(
+                f"{tribe_name(tribe)} request points",
+                breakdown["tribes"][tribe]["request"],
+                t["request"],
+            )
             for tribe in TRIBES
         )
-    return {"difficulty": difficulty, "passed": all(c["passed"] for c in criteria),
-            "criteria": criteria}
+    return {
+        "difficulty": difficulty,
+        "passed": all(c["passed"] for c in criteria),
+        "criteria": criteria,
+    }
