@@ -241,16 +241,18 @@ class DiceReader:
         dice = []
         for box, p, e in zip(boxes, probs, emb, strict=True):
             label, conf = self.classes[int(p.argmax())], float(p.max())
-            if label == "not-a-die":
-                continue
             if self.custom is not None:
                 # The game is played with the taught dice: a die that is none of the taught
-                # faces is unsure, never read as a standard face.
+                # faces is unsure, never read as a standard face. The classifier never
+                # learned the taught symbols, so its "not a die" only drops a box that
+                # matches no taught face either.
                 named = self.custom.match(e)
-                if named is None:
-                    dice.append(DieReading(box, None, conf, "unsure"))
-                else:
+                if named is not None:
                     dice.append(DieReading(box, named[0], named[1], named[0]))
+                elif label != "not-a-die":
+                    dice.append(DieReading(box, None, conf, "unsure"))
+                continue
+            if label == "not-a-die":
                 continue
             if conf < self.min_confidence:
                 dice.append(DieReading(box, None, conf, "unsure"))
@@ -267,14 +269,18 @@ def reading_order(dice: list[DieReading]) -> list[DieReading]:
 
 # -- custom dice, taught in the field ------------------------------------------------
 class CustomDice:
-    """Dice whose faces are symbols, known by the classifier's embedding of each face.
+    """Dice whose faces are symbols, known by the classifier's embedding of each show.
 
-    ``faces`` maps a face name to the mean unit embedding of its shows. A die matches
-    the nearest face if it is within that face's ``radius`` (cosine distance; by default
-    ``max_distance``) and clearly nearer to it than to the runner-up. ``model`` names the
-    face classifier that made the embeddings (``DiceReader.faces_id``); None for a die
-    saved before it was kept.
+    ``faces`` maps a face name to the mean unit embedding of its shows, ``shows`` to the
+    unit embeddings of the shows themselves. A die is the face with the nearest show, if
+    that show is within the face's ``radius`` (cosine distance; by default
+    ``max_distance``) and nearer than ``RATIO`` times the nearest show of any other face
+    (a ratio test: a die half-way between two faces is unsure, not guessed). ``model``
+    names the face classifier that made the embeddings (``DiceReader.faces_id``); None for
+    a die saved before it was kept.
     """
+
+    RATIO = 0.7
 
     def __init__(
         self,
@@ -283,21 +289,24 @@ class CustomDice:
         max_distance: float = 0.25,
         model: str | None = None,
         radius: dict[str, float] | None = None,
+        shows: dict[str, np.ndarray] | None = None,
     ):
         self.name, self.faces, self.max_distance = name, faces, max_distance
         self.model = model
         self.radius = {f: (radius or {}).get(f, max_distance) for f in faces}
+        shows = shows or {}
+        self.shows = {f: np.atleast_2d(shows.get(f, faces[f])) for f in faces}
 
     def match(self, embedding: np.ndarray) -> tuple[str, float] | None:
         if not self.faces:
             return None
         names = list(self.faces)
-        dist = np.array([1 - float(embedding @ self.faces[n]) for n in names])
+        dist = np.array([float((1 - self.shows[n] @ embedding).min()) for n in names])
         order = np.argsort(dist)
         best = dist[order[0]]
         second = dist[order[1]] if len(order) > 1 else 1.0
         radius = self.radius[names[order[0]]]
-        if best > radius or second - best < 0.05:
+        if best > radius or best > self.RATIO * second:
             return None
         return names[order[0]], float(max(0.0, 1 - best / radius))
 
@@ -311,6 +320,10 @@ class CustomDice:
                     "max_distance": self.max_distance,
                     "radius": {k: round(v, 4) for k, v in self.radius.items()},
                     "faces": {k: [round(float(x), 6) for x in v] for k, v in self.faces.items()},
+                    "shows": {
+                        k: [[round(float(x), 6) for x in e] for e in v]
+                        for k, v in self.shows.items()
+                    },
                 },
                 indent=1,
             )
@@ -327,6 +340,7 @@ class CustomDice:
                 data.get("max_distance", 0.25),
                 data.get("model"),
                 data.get("radius"),
+                {k: np.asarray(v, np.float32) for k, v in data.get("shows", {}).items()},
             )
         except (OSError, ValueError, KeyError) as exc:
             raise VisionError(

@@ -2,8 +2,9 @@
 
 A custom die has symbols instead of pips (My Island's commerce dice, tribe-symbol
 dice for The First Island). Nothing is retrained: each show of a face goes through
-the face classifier, and the die is remembered as the mean of the classifier's
-64-number embeddings for each face. The reader then names the nearest face.
+the face classifier, and the die is remembered as the classifier's 64-number
+embeddings of every show. The reader then names the face with the nearest show,
+when it is clearly nearer than any other face's (see ``CustomDice``).
 
 Shows come from a folder (``DIR/<face name>/*.jpg``, one die in each picture) or
 from the camera, one face at a time.
@@ -56,18 +57,19 @@ def learn(reader: DiceReader, name: str, shows: dict[str, Iterable[np.ndarray]])
     """A custom die from ``shows``: face name -> pictures of that face up."""
     if len(shows) < 2:
         raise VisionError("teach at least two faces", code="vision/too-few-faces")
-    faces, radius = {}, {}
+    faces, radius, kept = {}, {}, {}
     for face, images in shows.items():
         embs = [embed_show(reader, img) for img in images]
         if not embs:
             raise VisionError(f"no show of face {face!r}", code="vision/no-shows")
+        kept[face] = np.array(embs, np.float32)
         mean = np.mean(embs, axis=0)
         faces[face] = (mean / np.linalg.norm(mean)).astype(np.float32)
         # How far a new throw of this face may land: twice as far as its farthest show
         # (a face that looks different from each side gets more room), at least the default.
         spread = max(1 - float(e @ faces[face]) for e in embs)
         radius[face] = max(RADIUS, 2 * spread)
-    die = CustomDice(name, faces, RADIUS, model=reader.faces_id, radius=radius)
+    die = CustomDice(name, faces, RADIUS, model=reader.faces_id, radius=radius, shows=kept)
     _check_distinct(die)
     return die
 

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from companion.vision import render
-from companion.vision.reader import DOT_VALUE, DiceReader
+from companion.vision.reader import DOT_VALUE, CustomDice, DiceReader
 
 pytestmark = pytest.mark.integration
 GOLDEN = Path(__file__).parents[1] / "data" / "dice"
@@ -167,3 +167,21 @@ def test_golden_photos(reader, name, case):
     for x0, y0, x1, y1 in case["boxes"]:  # each labelled die has a reported box on it
         cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
         assert any(d.box[0] <= cx <= d.box[2] and d.box[1] <= cy <= d.box[3] for d in dice)
+
+
+def test_with_a_taught_die_a_box_is_dropped_only_if_it_matches_no_taught_face(reader):
+    # The classifier never learned the taught symbols, so its "not a die" alone does not drop
+    # a box while a taught die is in use: the box is kept when it matches a taught face.
+    rng = np.random.default_rng(5)
+    table = render.background(rng, 480, 640).astype(np.uint8)  # no die: "not a die"
+    box = (300, 200, 360, 260)
+    probs, emb = reader.classify(table, [box])
+    assert reader.classes[int(probs[0].argmax())] == "not-a-die"
+    three = single_die(4, render.Face("pips", 3))
+    other = reader.classify(three, [reader.detect(three)[0][0]])[1]
+    far = CustomDice("far", {"x": other[0], "y": -other[0]})
+    near = CustomDice("near", {"x": emb[0], "y": -emb[0]})
+    taught = DiceReader(custom=near)
+    assert [d.value for d in taught.read_boxes(table, [box])] == ["x"]
+    assert DiceReader(custom=far).read_boxes(table, [box]) == []
+    assert reader.read_boxes(table, [box]) == []  # no taught die: "not a die" drops it

@@ -1,0 +1,61 @@
+"""How a taught die (``companion teach``) names a face from the classifier's embedding."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+
+from companion.vision.reader import CustomDice
+
+
+def unit(*xs: float) -> np.ndarray:
+    v = np.array(xs, np.float32)
+    return v / np.linalg.norm(v)
+
+
+def die(**shows: list[np.ndarray]) -> CustomDice:
+    faces = {}
+    for name, embs in shows.items():
+        mean = np.mean(embs, axis=0)
+        faces[name] = mean / np.linalg.norm(mean)
+    return CustomDice("test", faces, 0.25, shows={k: np.array(v) for k, v in shows.items()})
+
+
+def test_a_face_is_known_by_its_nearest_show_not_by_the_mean_of_its_shows():
+    # face "a" looks different from two sides; a new throw like one side is "a", although
+    # it is far from the mean of a's two shows
+    d = die(a=[unit(1, 0, 0), unit(0, 1, 0)], b=[unit(0, 0, 1)])
+    throw = unit(1, 0.05, 0.02)
+    assert 1 - throw @ d.faces["a"] > 0.25  # the mean alone would not accept it
+    name, confidence = d.match(throw)
+    assert name == "a" and 0 < confidence <= 1
+
+
+def test_a_throw_half_way_between_two_faces_is_unsure():
+    d = die(a=[unit(1, 0, 0)], b=[unit(0.8, 0.6, 0)])
+    assert d.match(unit(1, 0, 0))[0] == "a"
+    assert d.match(unit(0.8, 0.6, 0))[0] == "b"
+    assert d.match(unit(0.95, 0.3, 0)) is None  # nearly as near to b as to a
+
+
+def test_a_throw_far_from_every_face_is_unsure():
+    d = die(a=[unit(1, 0, 0)], b=[unit(0, 1, 0)])
+    assert d.match(unit(0, 0, 1)) is None
+
+
+def test_a_taught_die_is_saved_and_loaded_with_every_show(tmp_path):
+    d = die(a=[unit(1, 0, 0), unit(0, 1, 0)], b=[unit(0, 0, 1)])
+    d.save(tmp_path / "test.json")
+    back = CustomDice.load(tmp_path / "test.json")
+    assert back.shows["a"].shape == (2, 3)
+    assert back.match(unit(0.05, 1, 0))[0] == "a"
+
+
+def test_a_die_saved_before_shows_were_kept_still_loads(tmp_path):
+    # Such a file holds only each face's mean; that mean is its one show.
+    (tmp_path / "old.json").write_text(
+        json.dumps({"name": "old", "faces": {"a": [1, 0, 0], "b": [0, 1, 0]}})
+    )
+    old = CustomDice.load(tmp_path / "old.json")
+    assert old.match(unit(1, 0.1, 0))[0] == "a" and old.match(unit(0, 0, 1)) is None
