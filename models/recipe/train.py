@@ -262,9 +262,10 @@ def mined_negatives(rng, sets, models: Path, per_box: int = 4):
     return out
 
 
-def synthetic_crops(rng, n):
+def synthetic_crops(rng, n, numerals=2):
+    """``n`` rendered crops: pips, numerals and dots drawn 5 : ``numerals`` : 2."""
     crops = []
-    weights = ("pips",) * 5 + ("numeral",) * 2 + ("dot",) * 2
+    weights = ("pips",) * 5 + ("numeral",) * numerals + ("dot",) * 2
     while len(crops) < n:
         mess, things = int(rng.integers(0, 6)), []
         img, dice = render.scene(rng, 256, 256, kinds=weights, mess=mess, things=things)
@@ -511,6 +512,12 @@ def main() -> None:
         type=Path,
         help="a models folder whose detector finds hard 'not a die' crops in the train photos",
     )
+    ap.add_argument(
+        "--numerals",
+        type=int,
+        default=2,
+        help="weight of numeral faces among the rendered crops (pips 5, dots 2)",
+    )
     ap.add_argument("--detect-size", type=int, default=R.DETECT_SIZE, help="detector input side")
     ap.add_argument("--threads", type=int, default=0, help="PyTorch threads (0: its default)")
     args = ap.parse_args()
@@ -546,7 +553,7 @@ def main() -> None:
         )
     if args.only in (None, "faces"):
         real = real_dice(sets, dev=False)
-        crops = synthetic_crops(rng, 20000)
+        crops = synthetic_crops(rng, 20000, args.numerals)
         log(f"faces: {len(real[0])} real dice, {len(real[1])} real not-dice, {len(crops)} rendered")
         hard = mined_negatives(rng, sets, args.mine_with) if args.mine_with else []
         if args.mine_with:

@@ -10,8 +10,16 @@ from pathlib import Path
 import pytest
 
 from companion.cli import main
-from companion.vision.evaluate import is_dev, load_split, source_photo
-from companion.vision.reader import model_dir
+from companion.vision.evaluate import (
+    CONFIDENCES,
+    DETECTS,
+    evaluate,
+    is_dev,
+    load_split,
+    source_photo,
+    wrong_share,
+)
+from companion.vision.reader import DiceReader, model_dir
 from tests.integration.test_reader import GOLDEN, MISREAD
 
 pytestmark = pytest.mark.integration
@@ -145,3 +153,71 @@ def test_a_models_folder_without_models_is_named(tmp_path, capsys):
     assert main(["bench", "vision", "--data", str(tmp_path), "--models", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert f"no dice models in {tmp_path}" in err and "dice-detector.onnx" in err
+
+
+def test_calibration_picks_thresholds_by_its_rules_on_the_dev_photos(tmp_path, capsys):
+    # The golden photos, renamed into the dev split of a copy of the shipped models.
+    cases = json.loads((GOLDEN / "expected.json").read_text())
+    rows, names = [], {}
+    for i, (name, case) in enumerate(sorted(cases.items())):
+        if name in MISREAD:  # photos it reads right, so the rules have something to choose
+            continue
+        k = 0
+        while not is_dev(f"golden{i}x{k}.jpg"):
+            k += 1
+        dev_name = names[name] = f"golden{i}x{k}.jpg"
+        for value, (x0, y0, x1, y1) in zip(case["values"], case["boxes"], strict=True):
+            rows.append(
+                dict(
+                    filename=dev_name,
+                    width=0,
+                    height=0,
+                    value=value,
+                    xmin=x0,
+                    ymin=y0,
+                    xmax=x1,
+                    ymax=y1,
+                    split="train",
+                )
+            )
+    write_set(tmp_path / "data" / "golden", rows)
+    for name, dev_name in names.items():
+        shutil.copy(GOLDEN / name, tmp_path / "data" / "golden" / dev_name)
+    models = tmp_path / "models"
+    shutil.copytree(model_dir(), models, ignore=shutil.ignore_patterns("__*"))
+    assert (
+        main(
+            [
+                "bench",
+                "vision",
+                "--data",
+                str(tmp_path / "data"),
+                "--calibrate",
+                "--models",
+                str(models),
+            ]
+        )
+        == 0
+    )
+    capsys.readouterr()
+    card = json.loads((models / "dice.json").read_text())
+    reader = DiceReader(models)
+
+    def dev(detect: float, conf: float) -> dict:
+        reader.detect_threshold, reader.min_confidence = detect, conf
+        return evaluate(reader, tmp_path / "data", "dev")["all"]
+
+    # detection: the most photos entirely right among thresholds with precision >= 95%, or
+    # the strictest if none has it
+    allowed = {d: dev(d, 0.0) for d in DETECTS}
+    allowed = {d: r for d, r in allowed.items() if (r["precision"] or 0) >= 0.95}
+    if allowed:
+        best = max(r["photos_entirely_right"] for r in allowed.values())
+        assert allowed[card["detect_threshold"]]["photos_entirely_right"] == best
+    else:
+        assert card["detect_threshold"] == DETECTS[-1]
+    # unsure: the lowest at which dice read with confidence are at least 99% right (on these
+    # few, hard photos there may be none: then the strictest)
+    shares = [wrong_share(dev(card["detect_threshold"], c)) for c in CONFIDENCES]
+    meets = [c for c, w in zip(CONFIDENCES, shares, strict=True) if w <= 0.01]
+    assert card["min_confidence"] == (meets[0] if meets else CONFIDENCES[-1]), shares
