@@ -104,14 +104,18 @@ def test_the_dev_split_is_train_photos_only(tmp_path):
     assert len(dev) == 3 * len(sources)  # every copy of a dev photo, none trained on
 
 
-def golden_set(root: Path) -> dict:
+def golden_set(root: Path, split: str = "heldout", names: dict | None = None) -> dict:
+    """The golden photos as a labelled set in ``root/golden``, as rows of ``split``;
+    ``names`` (golden name -> file name) picks and renames some of them."""
     cases = json.loads((GOLDEN / "expected.json").read_text())
+    names = names or {name: name for name in cases}
     rows = []
-    for name, case in cases.items():
+    for name, filename in names.items():
+        case = cases[name]
         for value, (x0, y0, x1, y1) in zip(case["values"], case["boxes"], strict=True):
             rows.append(
                 dict(
-                    filename=name,
+                    filename=filename,
                     width=0,
                     height=0,
                     value=value,
@@ -119,13 +123,13 @@ def golden_set(root: Path) -> dict:
                     ymin=y0,
                     xmax=x1,
                     ymax=y1,
-                    split="heldout",
+                    split=split,
                 )
             )
     write_set(root / "golden", rows)
-    for name in cases:
-        shutil.copy(GOLDEN / name, root / "golden" / name)
-    return cases
+    for name, filename in names.items():
+        shutil.copy(GOLDEN / name, root / "golden" / filename)
+    return {name: cases[name] for name in names}
 
 
 def test_the_benchmark_reports_the_golden_photos_as_the_reader_reads_them(tmp_path, capsys):
@@ -157,32 +161,15 @@ def test_a_models_folder_without_models_is_named(tmp_path, capsys):
 
 def test_calibration_picks_thresholds_by_its_rules_on_the_dev_photos(tmp_path, capsys):
     # The golden photos, renamed into the dev split of a copy of the shipped models.
-    cases = json.loads((GOLDEN / "expected.json").read_text())
-    rows, names = [], {}
-    for i, (name, case) in enumerate(sorted(cases.items())):
+    names = {}
+    for i, name in enumerate(sorted(json.loads((GOLDEN / "expected.json").read_text()))):
         if name in MISREAD:  # photos it reads right, so the rules have something to choose
             continue
         k = 0
         while not is_dev(f"golden{i}x{k}.jpg"):
             k += 1
-        dev_name = names[name] = f"golden{i}x{k}.jpg"
-        for value, (x0, y0, x1, y1) in zip(case["values"], case["boxes"], strict=True):
-            rows.append(
-                dict(
-                    filename=dev_name,
-                    width=0,
-                    height=0,
-                    value=value,
-                    xmin=x0,
-                    ymin=y0,
-                    xmax=x1,
-                    ymax=y1,
-                    split="train",
-                )
-            )
-    write_set(tmp_path / "data" / "golden", rows)
-    for name, dev_name in names.items():
-        shutil.copy(GOLDEN / name, tmp_path / "data" / "golden" / dev_name)
+        names[name] = f"golden{i}x{k}.jpg"
+    golden_set(tmp_path / "data", "train", names)
     models = tmp_path / "models"
     shutil.copytree(model_dir(), models, ignore=shutil.ignore_patterns("__*"))
     assert (
