@@ -254,7 +254,7 @@ class DiceReader:
                 named = self.custom.match(e)
                 if named is not None:
                     dice.append(DieReading(box, named[0], named[1], named[0]))
-                elif label != "not-a-die":
+                elif label != "not-a-die" and self.custom.near(e):
                     dice.append(DieReading(box, None, conf, "unsure"))
                 continue
             if label == "not-a-die":
@@ -264,7 +264,26 @@ class DiceReader:
                 continue
             value = DOT_VALUE[label[4:]] if label.startswith("dot-") else int(label)
             dice.append(DieReading(box, value, conf, label))
+        if self.custom is not None:
+            dice = one_size(dice)
         return reading_order(dice)
+
+
+SMALLEST = 0.5  # of the taught dice's median side; chosen on rendered teach sets
+
+
+def one_size(dice: list[DieReading]) -> list[DieReading]:
+    """Taught dice are one set, so one size: once two boxes are named as taught faces, a box
+    much smaller than they are is a token or a coin beside them, not a die."""
+    named = [_side(d.box) for d in dice if d.value is not None]
+    if len(named) < 2:
+        return dice
+    floor = SMALLEST * float(np.median(named))
+    return [d for d in dice if _side(d.box) >= floor]
+
+
+def _side(box) -> float:
+    return max(box[2] - box[0], box[3] - box[1])
 
 
 def reading_order(dice: list[DieReading]) -> list[DieReading]:
@@ -305,8 +324,7 @@ class CustomDice:
     def match(self, embedding: np.ndarray) -> tuple[str, float] | None:
         if not self.faces:
             return None
-        names = list(self.faces)
-        dist = np.array([float((1 - self.shows[n] @ embedding).min()) for n in names])
+        names, dist = self._distances(embedding)
         order = np.argsort(dist)
         best = dist[order[0]]
         second = dist[order[1]] if len(order) > 1 else 1.0
@@ -314,6 +332,18 @@ class CustomDice:
         if best > radius or best > self.RATIO * second:
             return None
         return names[order[0]], float(max(0.0, 1 - best / radius))
+
+    def near(self, embedding: np.ndarray) -> bool:
+        """Whether ``embedding`` is within the radius of its nearest show's face: one of
+        these dice, even when the ratio test leaves it unsure which face it shows."""
+        names, dist = self._distances(embedding)
+        i = int(np.argmin(dist))
+        return bool(dist[i] <= self.radius[names[i]])
+
+    def _distances(self, embedding: np.ndarray) -> tuple[list[str], np.ndarray]:
+        """Each face's name and the cosine distance to its nearest show."""
+        names = list(self.faces)
+        return names, np.array([float((1 - self.shows[n] @ embedding).min()) for n in names])
 
     def save(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -172,3 +172,21 @@ def test_with_a_taught_die_a_box_is_dropped_only_if_it_matches_no_taught_face(re
     assert [d.value for d in taught.read_boxes(table, [box])] == ["x"]
     assert DiceReader(custom=far).read_boxes(table, [box]) == []
     assert reader.read_boxes(table, [box]) == []  # no taught die: "not a die" drops it
+
+
+def test_with_a_taught_die_a_standard_die_is_unsure_only_if_it_is_near_a_taught_face(reader):
+    three = single_die(4, render.Face("pips", 3))
+    box = reader.detect(three)[0][0]
+    e = reader.classify(three, [box])[1][0]
+    assert [d.value for d in reader.read_boxes(three, [box])] == [3]
+    # near two taught faces at once (the ratio test fails): one of the taught dice, unsure
+    nudge = np.roll(e, 3) * 0.2
+    x, y = e + nudge, e - nudge
+    ambiguous = CustomDice("tie", {"x": x / np.linalg.norm(x), "y": y / np.linalg.norm(y)})
+    assert ambiguous.match(e) is None and ambiguous.near(e)
+    assert [d.face for d in DiceReader(custom=ambiguous).read_boxes(three, [box])] == ["unsure"]
+    # near none of them: a die from another game lying on the table, left out
+    other = np.roll(e, 7)
+    assert 1 - float(other @ e) > 0.25
+    unrelated = CustomDice("far", {"x": other, "y": -other})
+    assert DiceReader(custom=unrelated).read_boxes(three, [box]) == []

@@ -6,7 +6,7 @@ import json
 
 import numpy as np
 
-from companion.vision.reader import CustomDice
+from companion.vision.reader import CustomDice, DieReading, one_size
 
 
 def unit(*xs: float) -> np.ndarray:
@@ -37,11 +37,28 @@ def test_a_throw_half_way_between_two_faces_is_unsure():
     assert d.match(unit(1, 0, 0))[0] == "a"
     assert d.match(unit(0.8, 0.6, 0))[0] == "b"
     assert d.match(unit(0.95, 0.3, 0)) is None  # nearly as near to b as to a
+    assert d.near(unit(0.95, 0.3, 0))  # but one of these dice: the reader says unsure
 
 
-def test_a_throw_far_from_every_face_is_unsure():
+def test_a_thing_far_from_every_face_is_not_one_of_the_dice():
     d = die(a=[unit(1, 0, 0)], b=[unit(0, 1, 0)])
     assert d.match(unit(0, 0, 1)) is None
+    assert not d.near(unit(0, 0, 1))  # the reader leaves it out, as a coin on the table
+    assert d.near(unit(1, 0.3, 0)) and not d.near(unit(1, 0.5, 1))  # radius 0.25
+
+
+def reading(side: float, value: str | None, x: float = 0) -> DieReading:
+    return DieReading((x, 0, x + side, side), value, 0.9, value or "unsure")
+
+
+def test_taught_dice_are_one_size_so_a_much_smaller_box_is_left_out():
+    dice = [reading(60, "a"), reading(64, "b", 100), reading(28, None, 200), reading(31, "a", 300)]
+    assert [d.box[0] for d in one_size(dice)] == [0, 100, 300]  # 28 < half of 60; 31 is not
+    # one named die gives no size to compare with
+    assert one_size([reading(60, "a"), reading(20, None, 100)]) == [
+        reading(60, "a"),
+        reading(20, None, 100),
+    ]
 
 
 def test_a_taught_die_is_saved_and_loaded_with_every_show(tmp_path):
