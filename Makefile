@@ -40,18 +40,19 @@ bench: $(STAMP)
 
 # Retrain the dice models from the train splits and rendered scenes (PyTorch, CPU), then pick
 # the thresholds on the kept-aside dev photos. The detector is trained in three stages and the
-# classifier in four, each continuing from the one before at a lower learning rate; the two
+# classifier in five, each continuing from the one before at a lower learning rate; the two
 # train side by side, one thread each. The classifier's third stage waits for both second
-# stages: their pair finds the hard "not a die" crops it learns from; its fourth stage is for
-# numeral faces. About two hours on 2 cores. `make model MODELS=DIR` writes a candidate into
-# DIR instead of over the shipped models; compare it with
-# `companion bench vision --split dev --models DIR`.
+# stages: their pair finds the hard "not a die" crops it learns from; its fourth and fifth
+# stages are for numeral faces. About two and a half hours on 2 cores.
+# `make model MODELS=DIR` writes a candidate into DIR instead of over the shipped models;
+# compare it with `companion bench vision --split dev --models DIR`.
 TRAIN := $(BIN)/python models/recipe/train.py --data $(DICE_DATA) --threads 1
 MODELS ?= models
 CKPT ?= artifacts/model-checkpoints
 DETECTOR2 := $(CKPT)/detector-stage2
 FACES2 := $(CKPT)/faces-stage2
 FACES3 := $(CKPT)/faces-stage3
+FACES4 := $(CKPT)/faces-stage4
 MINE := $(CKPT)/mine
 
 model: $(STAMP)
@@ -81,8 +82,10 @@ model-faces: $(DETECTOR2)/detector.pt $(FACES2)/faces.pt
 	cp $(DETECTOR2)/dice-detector.onnx $(FACES2)/dice-faces.onnx $(FACES2)/dice.json $(MINE)/
 	$(TRAIN) --only faces --faces-steps 7000 --out $(FACES3) --checkpoints $(FACES3) \
 		--init-faces $(FACES2)/faces.pt --rendered-share 0.25 --mine-with $(MINE)
-	$(TRAIN) --only faces --faces-steps 3000 --out $(MODELS) --checkpoints $(CKPT) \
+	$(TRAIN) --only faces --faces-steps 3000 --out $(FACES4) --checkpoints $(FACES4) \
 		--init-faces $(FACES3)/faces.pt --rendered-share 0.4 --numerals 6 --mine-with $(MINE)
+	$(TRAIN) --only faces --faces-steps 4000 --out $(MODELS) --checkpoints $(CKPT) \
+		--init-faces $(FACES4)/faces.pt --rendered-share 0.5 --numerals 8 --mine-with $(MINE)
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info
