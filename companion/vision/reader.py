@@ -184,6 +184,7 @@ class DiceReader:
         self.detect_threshold = (
             card["detect_threshold"] if detect_threshold is None else detect_threshold
         )
+        self.faint_threshold: float | None = card.get("faint_threshold")
         opts = ort.SessionOptions()
         opts.intra_op_num_threads = threads
         opts.inter_op_num_threads = 1
@@ -214,11 +215,16 @@ class DiceReader:
         # The detector's input side is part of the model (fixed when it was exported).
         self.detect_size = int(self._detector.get_inputs()[0].shape[2])
 
-    def detect(self, img: np.ndarray) -> list[tuple[tuple[int, int, int, int], float]]:
+    def detect(
+        self, img: np.ndarray, threshold: float | None = None
+    ) -> list[tuple[tuple[int, int, int, int], float]]:
+        """Boxes (original pixels) and heat of the peaks above ``threshold`` (by default
+        ``detect_threshold``), strongest first."""
         img = as_bgr(img)
         boxed, scale = letterbox(img, self.detect_size)
         out = self._detector.run(None, {"image": to_tensor(boxed[None])})[0][0]
-        return decode(out, self.detect_threshold, scale, img.shape[:2])
+        limit = self.detect_threshold if threshold is None else threshold
+        return decode(out, limit, scale, img.shape[:2])
 
     def classify(self, img: np.ndarray, boxes: list) -> tuple[np.ndarray, np.ndarray]:
         """Class probabilities (N, classes) and unit embeddings (N, 64) for each box."""
@@ -235,15 +241,42 @@ class DiceReader:
         return probs, emb / np.maximum(np.linalg.norm(emb, axis=1, keepdims=True), 1e-9)
 
     def read(self, img: np.ndarray) -> list[DieReading]:
-        """Every die in ``img``, left to right then top to bottom."""
+        """Every die in ``img``, left to right then top to bottom.
+
+        A faint peak (heat from ``faint_threshold`` up to ``detect_threshold``) is a die
+        only when the classifier reads a face on it with confidence and it lies a whole die
+        away from every stronger die: a small or oblique die the detector is unsure of, but
+        never an unsure box of its own, nor a second box on a die already found."""
         img = as_bgr(img)
-        return self.read_boxes(img, [b for b, _ in self.detect(img)])
+        faint = self.faint_threshold
+        if faint is None or faint >= self.detect_threshold:
+            return self.read_boxes(img, [b for b, _ in self.detect(img)])
+        found = self.detect(img, faint)
+        boxes = [b for b, _ in found]
+        strong = [b for b, heat in found if heat >= self.detect_threshold]
+        dice = []
+        for (box, heat), die in zip(found, self._read_each(img, boxes), strict=True):
+            if die is None:
+                continue
+            if heat >= self.detect_threshold or (
+                die.value is not None and all(_apart(box, b) for b in strong)
+            ):
+                dice.append(die)
+        if self.custom is not None:
+            dice = one_size(dice)
+        return reading_order(dice)
 
     def read_boxes(self, img: np.ndarray, boxes: list) -> list[DieReading]:
         """The die in each box (a box that holds no die is left out), in reading order."""
-        img = as_bgr(img)
+        dice = [d for d in self._read_each(as_bgr(img), boxes) if d is not None]
+        if self.custom is not None:
+            dice = one_size(dice)
+        return reading_order(dice)
+
+    def _read_each(self, img: np.ndarray, boxes: list) -> list[DieReading | None]:
+        """The reading of each box, None where it holds no die."""
         probs, emb = self.classify(img, boxes)
-        dice = []
+        dice: list[DieReading | None] = []
         for box, p, e in zip(boxes, probs, emb, strict=True):
             label, conf = self.classes[int(p.argmax())], float(p.max())
             if self.custom is not None:
@@ -256,17 +289,22 @@ class DiceReader:
                     dice.append(DieReading(box, named[0], named[1], named[0]))
                 elif label != "not-a-die" and self.custom.near(e):
                     dice.append(DieReading(box, None, conf, "unsure"))
-                continue
-            if label == "not-a-die":
-                continue
-            if conf < self.min_confidence:
+                else:
+                    dice.append(None)
+            elif label == "not-a-die":
+                dice.append(None)
+            elif conf < self.min_confidence:
                 dice.append(DieReading(box, None, conf, "unsure"))
-                continue
-            value = DOT_VALUE[label[4:]] if label.startswith("dot-") else int(label)
-            dice.append(DieReading(box, value, conf, label))
-        if self.custom is not None:
-            dice = one_size(dice)
-        return reading_order(dice)
+            else:
+                value = DOT_VALUE[label[4:]] if label.startswith("dot-") else int(label)
+                dice.append(DieReading(box, value, conf, label))
+        return dice
+
+
+def _apart(a, b) -> bool:
+    """Whether the centres of boxes ``a`` and ``b`` are at least a die (the larger) apart."""
+    d = np.hypot((a[0] + a[2] - b[0] - b[2]) / 2, (a[1] + a[3] - b[1] - b[3]) / 2)
+    return bool(d >= max(_side(a), _side(b)))
 
 
 SMALLEST = 0.5  # of the taught dice's median side; chosen on rendered teach sets

@@ -57,7 +57,8 @@ def watch(frames, folder: Path, reader: DiceReader):
 
 def test_dice_the_detector_misses_are_found_on_a_table_seen_empty(tmp_path):
     empty, rolled, _ = table_and_roll()
-    blind = DiceReader(detect_threshold=1.01)  # a detector that finds nothing at all
+    blind = DiceReader(detect_threshold=1.01)  # a detector that finds nothing at all,
+    blind.faint_threshold = None  # not even a faint peak
     # never saw the table empty: the reader alone finds nothing
     _, events = watch(rolled, tmp_path / "alone", blind)
     assert [e.message for e in events] == ["0 of 3 dice seen"]

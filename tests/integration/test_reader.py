@@ -83,6 +83,19 @@ def test_things_on_the_table_that_are_not_dice_are_left_out(reader):
     assert alone <= 8 and among <= 12, (alone, among)
 
 
+def test_a_faint_peak_is_a_die_only_when_read_with_confidence_and_apart():
+    img = single_die(11, render.Face("pips", 5))
+    faint = DiceReader()
+    [(_, heat)] = faint.detect(img)
+    faint.detect_threshold, faint.faint_threshold = heat + 0.01, heat / 2  # the die is faint
+    assert faint.detect(img) == []
+    assert [d.value for d in faint.read(img)] == [5]  # read with confidence: kept
+    faint.min_confidence = 1.01
+    assert faint.read(img) == []  # unsure: a faint peak is never an unsure box
+    faint.faint_threshold = None
+    assert faint.read(img) == []  # off: only the detector's own peaks
+
+
 def test_boxes_are_in_the_original_pixels_whatever_the_size(reader):
     rng = np.random.default_rng(7)
     img, dice = render.scene(

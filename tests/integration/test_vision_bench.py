@@ -149,6 +149,7 @@ def test_the_benchmark_reports_the_golden_photos_as_the_reader_reads_them(tmp_pa
     assert out["thresholds"] == {
         "detect": card["detect_threshold"],
         "min_confidence": card["min_confidence"],
+        "faint": card.get("faint_threshold"),
     }
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from companion.vision.reader import STRIDE, decode
+from companion.vision.reader import STRIDE, _apart, decode
 
 CELLS = 64
 
@@ -39,3 +39,10 @@ def test_a_second_peak_inside_a_found_die_is_that_die():
     found = decode(out, 0.35, scale=1.0, shape=(256, 256))
     # 2 cells (under 0.6 of a 5-cell die) is the same die; 4 cells is a neighbour
     assert centres(found) == [(10, 10), (14, 10)]
+
+
+def test_a_faint_box_must_lie_a_whole_die_from_a_stronger_one():
+    die = (100, 100, 160, 160)
+    assert not _apart((130, 110, 190, 170), die)  # a second peak on the same die, or its side
+    assert _apart((161, 100, 221, 160), die)  # the die beside it
+    assert not _apart((150, 100, 170, 120), die)  # small, but its centre is inside the die
