@@ -86,10 +86,15 @@ def test_things_on_the_table_that_are_not_dice_are_left_out(reader):
 def test_a_faint_peak_is_a_die_only_when_read_with_confidence_and_apart():
     img = single_die(11, render.Face("pips", 5))
     faint = DiceReader()
-    [(_, heat)] = faint.detect(img)
+    [(box, heat)] = faint.detect(img)
     faint.detect_threshold, faint.faint_threshold = heat + 0.01, heat / 2  # the die is faint
     assert faint.detect(img) == []
     assert [d.value for d in faint.read(img)] == [5]  # read with confidence: kept
+    e = faint.classify(img, [box])[1][0]
+    faint.custom = CustomDice("tribes", {"x": e, "y": -e})
+    assert faint.read(img) == []  # not with a taught die, though its face would be named
+    assert [d.value for d in faint.read_boxes(img, [box])] == ["x"]
+    faint.custom = None
     faint.min_confidence = 1.01
     assert faint.read(img) == []  # unsure: a faint peak is never an unsure box
     faint.faint_threshold = None
