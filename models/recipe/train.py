@@ -390,16 +390,18 @@ def optimiser(net, steps, init, log, what):
     return opt, sched
 
 
-def train_detector(photos, real, steps, log, size, init=None):
-    """Half of each batch comes from the first ``real`` photos (the real ones)."""
+def train_detector(photos, real, steps, log, size, init=None, real_share=0.5):
+    """A ``real_share`` of each batch of 16 comes from the first ``real`` photos (the real
+    ones), the rest from the rendered ones."""
     rng = np.random.default_rng(1)
     net = Detector()
     opt, sched = optimiser(net, steps, init, log, "detector")
     net.train()
     t0 = time.time()
     for step in range(steps):
-        picks = [int(rng.integers(real)) for _ in range(8)]
-        picks += [int(rng.integers(real, len(photos))) for _ in range(8)]
+        n_real = round(16 * real_share)
+        picks = [int(rng.integers(real)) for _ in range(n_real)]
+        picks += [int(rng.integers(real, len(photos))) for _ in range(16 - n_real)]
         batch = [detector_sample(rng, *photos[i], size) for i in picks]
         x = torch.from_numpy(R.to_tensor(np.stack([b[0] for b in batch])))
         heat = torch.from_numpy(np.stack([b[1][0] for b in batch]))[:, None]
@@ -518,6 +520,12 @@ def main() -> None:
         default=2,
         help="weight of numeral faces among the rendered crops (pips 5, dots 2)",
     )
+    ap.add_argument(
+        "--real-share",
+        type=float,
+        default=0.5,
+        help="share of each detector batch drawn from the real photos (the rest rendered)",
+    )
     ap.add_argument("--detect-size", type=int, default=R.DETECT_SIZE, help="detector input side")
     ap.add_argument("--threads", type=int, default=0, help="PyTorch threads (0: its default)")
     args = ap.parse_args()
@@ -539,7 +547,9 @@ def main() -> None:
         real = real_photos(sets, dev=False)
         photos = real + synthetic_photos(rng, args.synthetic, size)
         log(f"detector: {len(real)} real train photos + {args.synthetic} rendered")
-        det = train_detector(photos, len(real), args.detector_steps, log, size, args.init_detector)
+        det = train_detector(
+            photos, len(real), args.detector_steps, log, size, args.init_detector, args.real_share
+        )
         made["detect_size"] = size
         args.checkpoints.mkdir(parents=True, exist_ok=True)
         torch.save(det.state_dict(), args.checkpoints / "detector.pt")
