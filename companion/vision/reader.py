@@ -264,8 +264,6 @@ class DiceReader:
                 die.value is not None and all(_apart(box, b) for b in strong)
             ):
                 dice.append(die)
-        if self.custom is not None:
-            dice = one_size(dice)
         return reading_order(dice)
 
     def read_boxes(self, img: np.ndarray, boxes: list) -> list[DieReading]:
