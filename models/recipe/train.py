@@ -397,9 +397,9 @@ def train_detector(photos, real, steps, log, size, init=None, real_share=0.5):
     net = Detector()
     opt, sched = optimiser(net, steps, init, log, "detector")
     net.train()
+    n_real = round(16 * real_share)
     t0 = time.time()
     for step in range(steps):
-        n_real = round(16 * real_share)
         picks = [int(rng.integers(real)) for _ in range(n_real)]
         picks += [int(rng.integers(real, len(photos))) for _ in range(16 - n_real)]
         batch = [detector_sample(rng, *photos[i], size) for i in picks]

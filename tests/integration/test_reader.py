@@ -83,7 +83,7 @@ def test_things_on_the_table_that_are_not_dice_are_left_out(reader):
     assert alone <= 8 and among <= 12, (alone, among)
 
 
-def test_a_faint_peak_is_a_die_only_when_read_with_confidence_and_apart():
+def test_a_faint_peak_is_a_die_only_when_read_with_confidence():  # apart: test_decode
     img = single_die(11, render.Face("pips", 5))
     faint = DiceReader()
     [(box, heat)] = faint.detect(img)
