@@ -34,6 +34,7 @@ CROP_SIZE = 48  # the face classifier's input side
 CROP_MARGIN = 0.12  # share of the box side added around a die before it is read
 TURNS = 4  # quarter turns of each crop the classifier reads (their answers are averaged)
 SAME_DIE = 0.6  # peaks closer than this share of a found die's size are that die again
+SYMBOL_EMBEDDING = "grey"  # how a taught die's symbols are embedded (``symbol_crop``)
 # The First Island's colour-dotted dice: which face value each dot colour stands for
 # (its rulebook: yellow Scavengers 1, red Builders 2, blue Scholars 3, purple
 # Matriarchy 4, green Healers 5, orange Scientists 6).
@@ -100,6 +101,27 @@ def crop_die(
     return cv2.warpAffine(
         img, m, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
     )
+
+
+def symbol_crop(crop: np.ndarray) -> np.ndarray:
+    """``crop`` as a taught die's symbol is compared: grey, stretched to full contrast, and
+    turned so the symbol is lighter than the die's body.
+
+    A taught die is told by the shape of its symbols; colour and which of symbol and body is
+    the lighter only add noise between two shows of one face. The body is most of the face,
+    so the face's mean leans from its median towards the symbol (a ring's hollow centre
+    would not say which is which)."""
+    g = cv2.normalize(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), None, 0, 255, cv2.NORM_MINMAX)
+    face = g[_face_disc(g.shape[0])]
+    if face.mean() < np.median(face):
+        g = 255 - g
+    return cv2.merge([g, g, g])
+
+
+def _face_disc(size: int) -> np.ndarray:
+    """The pixels of a ``size`` crop that lie on the die's top face, whatever its turn."""
+    yy, xx = np.mgrid[:size, :size] - (size - 1) / 2
+    return np.hypot(xx, yy) < 0.35 * size
 
 
 def decode(
@@ -204,7 +226,9 @@ class DiceReader:
         # Which face classifier this is: a taught die's embeddings only mean something to
         # the classifier that made them.
         self.faces_id = hashlib.sha256((models / "dice-faces.onnx").read_bytes()).hexdigest()[:16]
-        if custom is not None and custom.model not in (None, self.faces_id):
+        # ... and the way its symbols were embedded (see ``symbol_crop``).
+        self.teach_id = f"{self.faces_id}/{SYMBOL_EMBEDDING}"
+        if custom is not None and custom.model not in (None, self.teach_id):
             raise VisionError(
                 f"the die {custom.name!r} was taught with another version of the dice "
                 f"model (its faces would be misread): teach it again with "
@@ -239,6 +263,18 @@ class DiceReader:
         probs = probs.reshape(TURNS, n, -1).mean(0)
         emb = emb.reshape(TURNS, n, -1).mean(0)
         return probs, emb / np.maximum(np.linalg.norm(emb, axis=1, keepdims=True), 1e-9)
+
+    def symbol_embeddings(self, img: np.ndarray, boxes: list) -> np.ndarray:
+        """Unit embeddings (N, 64) of the symbol on each box's die (see ``symbol_crop``):
+        what a taught die's faces are told apart by."""
+        if not boxes:
+            return np.zeros((0, 64), np.float32)
+        n = len(boxes)
+        crops = to_tensor(np.stack([symbol_crop(crop_die(img, b)) for b in boxes]))
+        turned = np.concatenate([np.rot90(crops, k, axes=(2, 3)) for k in range(TURNS)])
+        _, emb = self._faces.run(None, {"crops": np.ascontiguousarray(turned)})
+        emb = emb.reshape(TURNS, n, -1).mean(0)
+        return emb / np.maximum(np.linalg.norm(emb, axis=1, keepdims=True), 1e-9)
 
     def read(self, img: np.ndarray) -> list[DieReading]:
         """Every die in ``img``, left to right then top to bottom.
@@ -276,6 +312,8 @@ class DiceReader:
     def _read_each(self, img: np.ndarray, boxes: list) -> list[DieReading | None]:
         """The reading of each box, None where it holds no die."""
         probs, emb = self.classify(img, boxes)
+        if self.custom is not None:
+            emb = self.symbol_embeddings(img, boxes)
         dice: list[DieReading | None] = []
         for box, p, e in zip(boxes, probs, emb, strict=True):
             label, conf = self.classes[int(p.argmax())], float(p.max())
@@ -338,8 +376,8 @@ class CustomDice:
     that show is within the face's ``radius`` (cosine distance; by default
     ``max_distance``) and nearer than ``RATIO`` times the nearest show of any other face
     (a ratio test: a die half-way between two faces is unsure, not guessed). ``model``
-    names the face classifier that made the embeddings (``DiceReader.faces_id``); None for
-    a die saved before it was kept.
+    names the face classifier and the symbol embedding that made them
+    (``DiceReader.teach_id``); None for a die saved before it was kept.
     """
 
     RATIO = 0.7

@@ -3,7 +3,8 @@
 A custom die has symbols instead of pips (My Island's commerce dice, tribe-symbol
 dice for The First Island). Nothing is retrained: each show of a face goes through
 the face classifier, and the die is remembered as the classifier's 64-number
-embeddings of every show. The reader then names the face with the nearest show,
+embeddings of every show, taken from grey crops with the symbol made the lighter part
+(``symbol_crop``: a die is told by its symbols' shapes, never by their colour). The reader then names the face with the nearest show,
 when it is clearly nearer than any other face's (see ``CustomDice``).
 
 Shows come from a folder (``DIR/<face name>/*.jpg``, one die in each picture) or
@@ -49,8 +50,7 @@ def embed_show(reader: DiceReader, img: np.ndarray) -> np.ndarray:
             code="vision/no-die",
         )
     box = max(found, key=lambda f: f[1])[0]
-    _, emb = reader.classify(img, [box])
-    return emb[0]
+    return reader.symbol_embeddings(img, [box])[0]
 
 
 def learn(reader: DiceReader, name: str, shows: dict[str, Iterable[np.ndarray]]) -> CustomDice:
@@ -69,7 +69,7 @@ def learn(reader: DiceReader, name: str, shows: dict[str, Iterable[np.ndarray]])
         # (a face that looks different from each side gets more room), at least the default.
         spread = max(1 - float(e @ faces[face]) for e in embs)
         radius[face] = max(RADIUS, 2 * spread)
-    die = CustomDice(name, faces, RADIUS, model=reader.faces_id, radius=radius, shows=kept)
+    die = CustomDice(name, faces, RADIUS, model=reader.teach_id, radius=radius, shows=kept)
     _check_distinct(die)
     return die
 

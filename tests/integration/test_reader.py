@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from companion.vision import render
-from companion.vision.reader import DOT_VALUE, CustomDice, DiceReader
+from companion.vision.reader import DOT_VALUE, CustomDice, DiceReader, crop_die, symbol_crop
 
 pytestmark = pytest.mark.integration
 GOLDEN = Path(__file__).parents[1] / "data" / "dice"
@@ -180,10 +180,10 @@ def test_with_a_taught_die_a_box_is_dropped_only_if_it_matches_no_taught_face(re
     rng = np.random.default_rng(5)
     table = render.background(rng, 480, 640).astype(np.uint8)  # no die: "not a die"
     box = (300, 200, 360, 260)
-    probs, emb = reader.classify(table, [box])
-    assert reader.classes[int(probs[0].argmax())] == "not-a-die"
+    assert reader.classes[int(reader.classify(table, [box])[0][0].argmax())] == "not-a-die"
+    emb = reader.symbol_embeddings(table, [box])
     three = single_die(4, render.Face("pips", 3))
-    other = reader.classify(three, [reader.detect(three)[0][0]])[1]
+    other = reader.symbol_embeddings(three, [reader.detect(three)[0][0]])
     far = CustomDice("far", {"x": other[0], "y": -other[0]})
     near = CustomDice("near", {"x": emb[0], "y": -emb[0]})
     taught = DiceReader(custom=near)
@@ -195,7 +195,7 @@ def test_with_a_taught_die_a_box_is_dropped_only_if_it_matches_no_taught_face(re
 def test_with_a_taught_die_a_standard_die_is_unsure_only_if_it_is_near_a_taught_face(reader):
     three = single_die(4, render.Face("pips", 3))
     box = reader.detect(three)[0][0]
-    e = reader.classify(three, [box])[1][0]
+    e = reader.symbol_embeddings(three, [box])[0]
     assert [d.value for d in reader.read_boxes(three, [box])] == [3]
     # near two taught faces at once (the ratio test fails): one of the taught dice, unsure
     nudge = np.roll(e, 3) * 0.2
@@ -208,3 +208,18 @@ def test_with_a_taught_die_a_standard_die_is_unsure_only_if_it_is_near_a_taught_
     assert 1 - float(other @ e) > 0.25
     unrelated = CustomDice("far", {"x": other, "y": -other})
     assert DiceReader(custom=unrelated).read_boxes(three, [box]) == []
+
+
+def test_a_taught_symbol_is_compared_by_shape_not_by_colour(reader):
+    # One face, and the same face with light and dark swapped: one grey picture, the
+    # symbol the lighter part. With its colours changed as well, the same embedding still,
+    # where the face classifier's own embedding sees two different things.
+    img = single_die(12, render.Face("symbol", "star"))
+    box = reader.detect(img)[0][0]
+    inverted, recoloured = 255 - img, 255 - img[..., ::-1]
+    a, b = symbol_crop(crop_die(img, box)), symbol_crop(crop_die(inverted, box))
+    assert np.abs(a.astype(int) - b.astype(int)).max() <= 2  # grey rounding
+    shape = reader.symbol_embeddings(img, [box])[0]
+    assert shape @ reader.symbol_embeddings(recoloured, [box])[0] > 0.99
+    plain = reader.classify(img, [box])[1][0] @ reader.classify(recoloured, [box])[1][0]
+    assert plain < 0.95

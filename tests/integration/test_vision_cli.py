@@ -287,6 +287,12 @@ def test_a_die_taught_with_another_model_must_be_taught_again(config, tmp_path, 
     err = capsys.readouterr().err
     assert "taught with another version of the dice model" in err
     assert "companion teach old" in err
+    # the same classifier, but its symbols embedded in colour (before they were compared by
+    # shape alone): taught again too
+    saved["model"] = DiceReader().faces_id
+    (dice / "old.json").write_text(json.dumps(saved))
+    assert main(["read", "--die", "old", str(tmp_path / "one.png")]) == 2
+    assert "companion teach old" in capsys.readouterr().err
     # a die saved before the model was recorded is still used
     saved["model"] = None
     (dice / "old.json").write_text(json.dumps(saved))
