@@ -39,17 +39,19 @@ bench: $(STAMP)
 	$(BIN)/python -m companion bench vision --data $(DICE_DATA)
 
 # Retrain the dice models from the train splits and rendered scenes (PyTorch, CPU), then pick
-# the thresholds on the kept-aside dev photos. The detector is trained in three stages and the
-# classifier in five, each continuing from the one before at a lower learning rate; the two
-# train side by side, one thread each. The classifier's third stage waits for both second
+# the thresholds on the kept-aside dev photos. The detector is trained in four stages (the
+# last with three quarters of each batch from the real photos) and the classifier in five,
+# each continuing from the one before at a lower learning rate; the two train side by side,
+# one thread each. The classifier's third stage waits for both second
 # stages: their pair finds the hard "not a die" crops it learns from; its fourth and fifth
-# stages are for numeral faces. About two and a half hours on 2 cores.
+# stages are for numeral faces. About three hours on 2 cores.
 # `make model MODELS=DIR` writes a candidate into DIR instead of over the shipped models;
 # compare it with `companion bench vision --split dev --models DIR`.
 TRAIN := $(BIN)/python models/recipe/train.py --data $(DICE_DATA) --threads 1
 MODELS ?= models
 CKPT ?= artifacts/model-checkpoints
 DETECTOR2 := $(CKPT)/detector-stage2
+DETECTOR3 := $(CKPT)/detector-stage3
 FACES2 := $(CKPT)/faces-stage2
 FACES3 := $(CKPT)/faces-stage3
 FACES4 := $(CKPT)/faces-stage4
@@ -74,8 +76,10 @@ $(FACES2)/faces.pt:
 		--init-faces $(CKPT)/faces-stage1/faces.pt
 
 model-detector: $(DETECTOR2)/detector.pt
-	$(TRAIN) --only detector --detector-steps 6000 --out $(MODELS) --checkpoints $(CKPT) \
+	$(TRAIN) --only detector --detector-steps 6000 --out $(DETECTOR3) --checkpoints $(DETECTOR3) \
 		--init-detector $(DETECTOR2)/detector.pt
+	$(TRAIN) --only detector --detector-steps 3000 --out $(MODELS) --checkpoints $(CKPT) \
+		--init-detector $(DETECTOR3)/detector.pt --real-share 0.75
 
 model-faces: $(DETECTOR2)/detector.pt $(FACES2)/faces.pt
 	mkdir -p $(MINE)
