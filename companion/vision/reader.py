@@ -252,29 +252,26 @@ class DiceReader:
 
     def classify(self, img: np.ndarray, boxes: list) -> tuple[np.ndarray, np.ndarray]:
         """Class probabilities (N, classes) and unit embeddings (N, 64) for each box."""
-        if not boxes:
-            return np.zeros((0, len(self.classes)), np.float32), np.zeros((0, 64), np.float32)
-        n = len(boxes)
-        crops = to_tensor(np.stack([crop_die(img, b) for b in boxes]))
-        # A die's face is the same face turned, so each crop is read in four quarter turns
-        # and the answers averaged: steadier than one look at an oblique or blurred die.
-        turned = np.concatenate([np.rot90(crops, k, axes=(2, 3)) for k in range(TURNS)])
-        probs, emb = self._faces.run(None, {"crops": np.ascontiguousarray(turned)})
-        probs = probs.reshape(TURNS, n, -1).mean(0)
-        emb = emb.reshape(TURNS, n, -1).mean(0)
-        return probs, emb / np.maximum(np.linalg.norm(emb, axis=1, keepdims=True), 1e-9)
+        return self._run([crop_die(img, b) for b in boxes])
 
     def symbol_embeddings(self, img: np.ndarray, boxes: list) -> np.ndarray:
         """Unit embeddings (N, 64) of the symbol on each box's die (see ``symbol_crop``):
         what a taught die's faces are told apart by."""
-        if not boxes:
-            return np.zeros((0, 64), np.float32)
-        n = len(boxes)
-        crops = to_tensor(np.stack([symbol_crop(crop_die(img, b)) for b in boxes]))
-        turned = np.concatenate([np.rot90(crops, k, axes=(2, 3)) for k in range(TURNS)])
-        _, emb = self._faces.run(None, {"crops": np.ascontiguousarray(turned)})
+        return self._run([symbol_crop(crop_die(img, b)) for b in boxes])[1]
+
+    def _run(self, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        """The face classifier's probabilities and unit embeddings for each crop."""
+        if not crops:
+            return np.zeros((0, len(self.classes)), np.float32), np.zeros((0, 64), np.float32)
+        n = len(crops)
+        batch = to_tensor(np.stack(crops))
+        # A die's face is the same face turned, so each crop is read in four quarter turns
+        # and the answers averaged: steadier than one look at an oblique or blurred die.
+        turned = np.concatenate([np.rot90(batch, k, axes=(2, 3)) for k in range(TURNS)])
+        probs, emb = self._faces.run(None, {"crops": np.ascontiguousarray(turned)})
+        probs = probs.reshape(TURNS, n, -1).mean(0)
         emb = emb.reshape(TURNS, n, -1).mean(0)
-        return emb / np.maximum(np.linalg.norm(emb, axis=1, keepdims=True), 1e-9)
+        return probs, emb / np.maximum(np.linalg.norm(emb, axis=1, keepdims=True), 1e-9)
 
     def read(self, img: np.ndarray) -> list[DieReading]:
         """Every die in ``img``, left to right then top to bottom.
@@ -311,9 +308,12 @@ class DiceReader:
 
     def _read_each(self, img: np.ndarray, boxes: list) -> list[DieReading | None]:
         """The reading of each box, None where it holds no die."""
-        probs, emb = self.classify(img, boxes)
-        if self.custom is not None:
-            emb = self.symbol_embeddings(img, boxes)
+        crops = [crop_die(img, b) for b in boxes]
+        if self.custom is None:
+            probs, emb = self._run(crops)
+        else:  # the standard reading and the symbol's embedding, in one run
+            probs, emb = self._run(crops + [symbol_crop(c) for c in crops])
+            probs, emb = probs[: len(crops)], emb[len(crops) :]
         dice: list[DieReading | None] = []
         for box, p, e in zip(boxes, probs, emb, strict=True):
             label, conf = self.classes[int(p.argmax())], float(p.max())

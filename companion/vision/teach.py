@@ -4,8 +4,9 @@ A custom die has symbols instead of pips (My Island's commerce dice, tribe-symbo
 dice for The First Island). Nothing is retrained: each show of a face goes through
 the face classifier, and the die is remembered as the classifier's 64-number
 embeddings of every show, taken from grey crops with the symbol made the lighter part
-(``symbol_crop``: a die is told by its symbols' shapes, never by their colour). The reader then names the face with the nearest show,
-when it is clearly nearer than any other face's (see ``CustomDice``).
+(``symbol_crop``: a die is told by its symbols' shapes, never by their colour). The
+reader then names the face with the nearest show, when it is clearly nearer than any
+other face's (see ``CustomDice``).
 
 Shows come from a folder (``DIR/<face name>/*.jpg``, one die in each picture) or
 from the camera, one face at a time.
