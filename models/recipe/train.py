@@ -13,7 +13,8 @@ training; the held-out split is never read here.
 A run trains one or both models, from scratch or (--init-detector, --init-faces)
 continuing from earlier weights at a lower learning rate; `make model` chains three
 such stages per model. --mine-with points at an earlier pair of models whose false
-boxes on the train photos become hard "not a die" crops for the classifier.
+boxes on the train photos become hard "not a die" crops for the classifier, and
+--hard-dice at a pair whose classifier's misreads of real train dice are drawn more often.
 """
 
 from __future__ import annotations
@@ -187,6 +188,21 @@ def real_dice(sets, dev: bool):
         for v, _ in boxes:
             dice.append((img, b, v - 1, 0.06))
     return dice, negs
+
+
+def hard_dice(dice, models: Path, times: int = 4):
+    """``dice`` with each real die that the classifier in ``models`` does not read right
+    from its own box (wrong, or below its confidence threshold) ``times`` over, so a batch
+    draws those more often. Only the train photos are read."""
+    reader = R.DiceReader(models)
+    out, hard = list(dice), 0
+    for die in dice:
+        img, box, c, _ = die
+        p = reader.classify(img, [box])[0][0]
+        if reader.classes[int(p.argmax())] != CLASSES[c] or p.max() < reader.min_confidence:
+            out.extend([die] * (times - 1))
+            hard += 1
+    return out, hard
 
 
 def sample_crop(rng, img, box, amount):
@@ -515,6 +531,11 @@ def main() -> None:
         help="a models folder whose detector finds hard 'not a die' crops in the train photos",
     )
     ap.add_argument(
+        "--hard-dice",
+        type=Path,
+        help="a models folder: real dice its classifier misreads are drawn four times as often",
+    )
+    ap.add_argument(
         "--numerals",
         type=int,
         default=2,
@@ -563,6 +584,10 @@ def main() -> None:
         )
     if args.only in (None, "faces"):
         real = real_dice(sets, dev=False)
+        if args.hard_dice:
+            dice, n_hard = hard_dice(real[0], args.hard_dice)
+            log(f"faces: {n_hard} real dice not read right by {args.hard_dice}, drawn 4 times")
+            real = (dice, real[1])
         crops = synthetic_crops(rng, 20000, args.numerals)
         log(f"faces: {len(real[0])} real dice, {len(real[1])} real not-dice, {len(crops)} rendered")
         hard = mined_negatives(rng, sets, args.mine_with) if args.mine_with else []
