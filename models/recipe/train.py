@@ -11,10 +11,11 @@ kept aside as a development split to pick the confidence threshold and to watch
 training; the held-out split is never read here.
 
 A run trains one or both models, from scratch or (--init-detector, --init-faces)
-continuing from earlier weights at a lower learning rate; `make model` chains three
-such stages per model. --mine-with points at an earlier pair of models whose false
-boxes on the train photos become hard "not a die" crops for the classifier, and
---hard-dice at a pair whose classifier's misreads of real train dice are drawn more often.
+continuing from earlier weights at a lower learning rate; `make model` chains four
+such stages for the detector and five for the classifier. --mine-with points at an
+earlier pair of models whose false boxes on the train photos become hard "not a die"
+crops for the classifier, and --hard-dice at a pair whose classifier's misreads of real
+train dice are drawn more often.
 """
 
 from __future__ import annotations
