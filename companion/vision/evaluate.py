@@ -227,9 +227,9 @@ MIN_PRECISION = 0.95
 
 def calibrate(reader: DiceReader, data: Path, card: Path) -> dict:
     """Pick the thresholds on the dev split (never the held-out one) and save them."""
-    # Chosen for the detector's own peaks: faint peaks, when the card turns them on, are
-    # kept on top of these only when read with confidence.
-    reader.faint_threshold = None
+    # The detection threshold is chosen for the detector's own peaks: faint peaks, when the
+    # card turns them on, are kept on top of these only when read with confidence.
+    faint, reader.faint_threshold = reader.faint_threshold, None
     best = None
     for det in DETECTS:
         reader.detect_threshold = det
@@ -243,13 +243,16 @@ def calibrate(reader: DiceReader, data: Path, card: Path) -> dict:
     if best is None:  # no threshold keeps false dice rare enough: the strictest
         best = (0.0, DETECTS[-1])
     reader.detect_threshold = best[1]
-    # The unsure threshold: the lowest at which the dice read with confidence are at least
-    # SURE_RIGHT right on the dev photos; a die below it is reported unsure instead of guessed.
+    # The unsure threshold, with faint peaks as the reader runs (it decides which of them are
+    # kept): the lowest at which the dice read with confidence are at least SURE_RIGHT right
+    # on the dev photos and the boxes still MIN_PRECISION dice; a die below it is reported
+    # unsure instead of guessed.
+    reader.faint_threshold = faint
     chosen = CONFIDENCES[-1]
     for conf in CONFIDENCES:
         reader.min_confidence = conf
         r = evaluate(reader, data, "dev")["all"]
-        if wrong_share(r) <= 1 - SURE_RIGHT:
+        if wrong_share(r) <= 1 - SURE_RIGHT and (r["precision"] or 1) >= MIN_PRECISION:
             chosen = conf
             break
     values = json.loads(card.read_text())
