@@ -17,6 +17,7 @@ never guessed. Boxes are in pixels of the original picture, whatever its size.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from dataclasses import dataclass
@@ -118,6 +119,7 @@ def symbol_crop(crop: np.ndarray) -> np.ndarray:
     return cv2.merge([g, g, g])
 
 
+@functools.lru_cache(maxsize=4)
 def _face_disc(size: int) -> np.ndarray:
     """The pixels of a ``size`` crop that lie on the die's top face, whatever its turn."""
     yy, xx = np.mgrid[:size, :size] - (size - 1) / 2
