@@ -6,7 +6,8 @@ Two small ONNX models, run by onnxruntime (see models/README.md, the model card)
    512x512, and answers with a heat map of die centres and each die's size (a
    CenterNet-style detector). It learned what a die looks like, so it needs no
    picture of the empty table and no colour or brightness rule, and a die is one
-   peak however its pips are spread, so there is no clustering distance to tune.
+   peak however its pips are spread, so there is no clustering distance to tune. A
+   second, coarse pass at 160x160 finds the close-up dice too big for the first.
 2. ``dice-faces.onnx`` reads one die: a 48x48 crop around each box goes in, the
    face class comes out (pips or numeral 1..6, a coloured dot, or "not a die"),
    with a 64-number embedding that ``companion teach`` uses for custom dice.
@@ -35,6 +36,11 @@ CROP_SIZE = 48  # the face classifier's input side
 CROP_MARGIN = 0.12  # share of the box side added around a die before it is read
 TURNS = 4  # quarter turns of each crop the classifier reads (their answers are averaged)
 SAME_DIE = 0.6  # peaks closer than this share of a found die's size are that die again
+# A close-up: a die this share of the picture's longer side or more is past the sizes the
+# detector learned at its 512 px input (about 10 to 100 px there); a second, coarse pass sees
+# the picture at 160 px, where such a die is 32 px or more, inside the learned range.
+CLOSE_UP = 0.2
+COARSE_SIZE = 160  # a multiple of 32, the detector's coarsest stride
 SYMBOL_EMBEDDING = "grey"  # how a taught die's symbols are embedded (``symbol_crop``)
 # The First Island's colour-dotted dice: which face value each dot colour stands for
 # (its rulebook: yellow Scavengers 1, red Builders 2, blue Scholars 3, purple
@@ -238,16 +244,20 @@ class DiceReader:
                 code="vision/stale-die",
             )
         self.custom = custom
-        # The detector's input side is part of the model (fixed when it was exported).
-        self.detect_size = int(self._detector.get_inputs()[0].shape[2])
+        # The detector's input side: fixed in older exports; a free side (a name, not a
+        # number) lets the coarse close-up pass run the same detector at COARSE_SIZE.
+        side = self._detector.get_inputs()[0].shape[2]
+        self.detect_size = side if isinstance(side, int) else card.get("detect_size", DETECT_SIZE)
+        self.coarse_size = None if isinstance(side, int) else COARSE_SIZE
 
     def detect(
-        self, img: np.ndarray, threshold: float | None = None
+        self, img: np.ndarray, threshold: float | None = None, size: int | None = None
     ) -> list[tuple[tuple[int, int, int, int], float]]:
         """Boxes (original pixels) and heat of the peaks above ``threshold`` (by default
-        ``detect_threshold``), strongest first."""
+        ``detect_threshold``), strongest first, with the picture letterboxed to ``size`` (by
+        default ``detect_size``)."""
         img = as_bgr(img)
-        boxed, scale = letterbox(img, self.detect_size)
+        boxed, scale = letterbox(img, size or self.detect_size)
         out = self._detector.run(None, {"image": to_tensor(boxed[None])})[0][0]
         limit = self.detect_threshold if threshold is None else threshold
         return decode(out, limit, scale, img.shape[:2])
@@ -283,11 +293,21 @@ class DiceReader:
         away from every stronger die: a small or oblique die the detector is unsure of, but
         never an unsure box of its own, nor a second box on a die already found."""
         img = as_bgr(img)
+        return reading_order([d for d, _ in self._close_ups(img, self._read_fine(img))])
+
+    def _read_fine(self, img: np.ndarray) -> list[tuple[DieReading, float]]:
+        """The dice the detector finds at its full input side, each with its peak's heat."""
         faint = self.faint_threshold
         # Not with a taught die: its faces are named by the looser embedding match, which
         # tokens and coins on the table can pass.
         if faint is None or faint >= self.detect_threshold or self.custom is not None:
-            return self.read_boxes(img, [b for b, _ in self.detect(img)])
+            found = self.detect(img)
+            each = self._read_each(img, [b for b, _ in found])
+            read = [(d, h) for d, (_, h) in zip(each, found, strict=True) if d is not None]
+            if self.custom is not None:
+                kept = one_size([d for d, _ in read])
+                read = [(d, h) for d, h in read if d in kept]
+            return read
         found = self.detect(img, faint)
         boxes = [b for b, _ in found]
         strong = [b for b, heat in found if heat >= self.detect_threshold]
@@ -298,8 +318,38 @@ class DiceReader:
             if heat >= self.detect_threshold or (
                 die.value is not None and all(_apart(box, b) for b in strong)
             ):
-                dice.append(die)
-        return reading_order(dice)
+                dice.append((die, heat))
+        return dice
+
+    def _close_ups(
+        self, img: np.ndarray, dice: list[tuple[DieReading, float]]
+    ) -> list[tuple[DieReading, float]]:
+        """``dice`` (each with its heat) with the close-up dice of a coarse pass put in.
+
+        A die that fills much of the picture is past the sizes the detector learned at its
+        full input, where it finds pips or nothing. A coarse box read with a face (never
+        unsure) is a die, and the boxes found inside it were its pips or a second look at
+        it; unless the full pass is surer (a hotter peak) of a die it read inside: then
+        the coarse box is a patch of table around small dice, and it is the one dropped."""
+        if self.coarse_size is None:
+            return dice
+        least = CLOSE_UP * max(img.shape[:2])
+        big = [(b, h) for b, h in self.detect(img, size=self.coarse_size) if _side(b) >= least]
+        if not big:
+            return dice
+        # The full pass's surer dice first: a coarse box they lie in is not read at all.
+        big = [
+            (box, heat)
+            for box, heat in big
+            if not any(d.value is not None and h > heat and _inside(d.box, box) for d, h in dice)
+        ]
+        read = self._read_each(img, [b for b, _ in big])
+        close = [
+            (d, h)
+            for (_, h), d in zip(big, read, strict=True)
+            if d is not None and d.value is not None
+        ]
+        return close + [(d, h) for d, h in dice if not any(_inside(d.box, c.box) for c, _ in close)]
 
     def read_boxes(self, img: np.ndarray, boxes: list) -> list[DieReading]:
         """The die in each box (a box that holds no die is left out), in reading order."""
@@ -339,6 +389,12 @@ class DiceReader:
                 value = DOT_VALUE[label[4:]] if label.startswith("dot-") else int(label)
                 dice.append(DieReading(box, value, conf, label))
         return dice
+
+
+def _inside(a, b) -> bool:
+    """Whether the centre of box ``a`` lies inside box ``b``."""
+    cx, cy = (a[0] + a[2]) / 2, (a[1] + a[3]) / 2
+    return bool(b[0] <= cx <= b[2] and b[1] <= cy <= b[3])
 
 
 def _apart(a, b) -> bool:

@@ -581,7 +581,8 @@ def main() -> None:
             args.out / "dice-detector.onnx",
             ["image"],
             ["out"],
-            None,
+            # a free input side: the reader also runs it small, for close-ups (reader.py)
+            {"image": {2: "height", 3: "width"}, "out": {2: "rows", 3: "cols"}},
         )
     if args.only in (None, "faces"):
         real = real_dice(sets, dev=False)
