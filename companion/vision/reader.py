@@ -41,6 +41,12 @@ SAME_DIE = 0.6  # peaks closer than this share of a found die's size are that di
 # the picture at 160 px, where such a die is 32 px or more, inside the learned range.
 CLOSE_UP = 0.2
 COARSE_SIZE = 160  # a multiple of 32, the detector's coarsest stride
+# A wide shot: in a big picture, a die under this share of its longer side is under about
+# 20 px at the detector's input, where it is mostly missed; overlapping tiles of TILE source
+# pixels, each read at the detector's full input, see it larger.
+SMALL = 0.04
+TILE = 1024
+TILE_STEP = 768  # tiles overlap by 256 px, more than a small die, so each is whole in one
 SYMBOL_EMBEDDING = "grey"  # how a taught die's symbols are embedded (``symbol_crop``)
 # The First Island's colour-dotted dice: which face value each dot colour stands for
 # (its rulebook: yellow Scavengers 1, red Builders 2, blue Scholars 3, purple
@@ -293,7 +299,8 @@ class DiceReader:
         away from every stronger die: a small or oblique die the detector is unsure of, but
         never an unsure box of its own, nor a second box on a die already found."""
         img = as_bgr(img)
-        return reading_order([d for d, _ in self._close_ups(img, self._read_fine(img))])
+        dice = self._small_dice(img, self._close_ups(img, self._read_fine(img)))
+        return reading_order([d for d, _ in dice])
 
     def _read_fine(self, img: np.ndarray) -> list[tuple[DieReading, float]]:
         """The dice the detector finds at its full input side, each with its peak's heat."""
@@ -351,6 +358,38 @@ class DiceReader:
         ]
         return close + [(d, h) for d, h in dice if not any(_inside(d.box, c.box) for c, _ in close)]
 
+    def _small_dice(
+        self, img: np.ndarray, dice: list[tuple[DieReading, float]]
+    ) -> list[tuple[DieReading, float]]:
+        """``dice`` with the small dice of a big picture put in, found tile by tile.
+
+        Only what the whole-picture pass cannot see is taken from a tile: a die under
+        ``SMALL`` of the picture's longer side, whole in its tile (one cut by a tile's edge
+        is whole in the next), and not on a die already found (a pip of a big die, or the
+        same die again)."""
+        h, w = img.shape[:2]
+        if max(h, w) <= TILE:
+            return dice
+        limit = SMALL * max(h, w)
+        found = []
+        for y0 in _tile_starts(h):
+            for x0 in _tile_starts(w):
+                tile = img[y0 : y0 + TILE, x0 : x0 + TILE]
+                th, tw = tile.shape[:2]
+                for (a, b, c, d), heat in self.detect(tile):
+                    cut = (a <= 0 < x0) or (b <= 0 < y0) or (c >= tw and x0 + tw < w)
+                    if cut or (d >= th and y0 + th < h) or max(c - a, d - b) >= limit:
+                        continue
+                    found.append(((a + x0, b + y0, c + x0, d + y0), heat))
+        kept: list[tuple] = []
+        taken = [die.box for die, _ in dice]
+        for box, heat in sorted(found, key=lambda f: -f[1]):
+            if not any(_inside(box, t) or _same(box, t) for t in taken):
+                kept.append((box, heat))
+                taken.append(box)
+        read = self._read_each(img, [b for b, _ in kept])
+        return dice + [(d, h) for (_, h), d in zip(kept, read, strict=True) if d is not None]
+
     def read_boxes(self, img: np.ndarray, boxes: list) -> list[DieReading]:
         """The die in each box (a box that holds no die is left out), in reading order."""
         dice = [d for d in self._read_each(as_bgr(img), boxes) if d is not None]
@@ -389,6 +428,20 @@ class DiceReader:
                 value = DOT_VALUE[label[4:]] if label.startswith("dot-") else int(label)
                 dice.append(DieReading(box, value, conf, label))
         return dice
+
+
+def _tile_starts(n: int) -> list[int]:
+    """Where the tiles along a side of ``n`` pixels start: TILE_STEP apart, the last flush."""
+    starts = list(range(0, max(n - TILE, 0) + 1, TILE_STEP))
+    if starts[-1] + TILE < n:
+        starts.append(n - TILE)
+    return starts
+
+
+def _same(a, b) -> bool:
+    """Whether boxes ``a`` and ``b`` are one die: centres closer than SAME_DIE of the larger."""
+    d = np.hypot((a[0] + a[2] - b[0] - b[2]) / 2, (a[1] + a[3] - b[1] - b[3]) / 2)
+    return bool(d < SAME_DIE * max(_side(a), _side(b)))
 
 
 def _inside(a, b) -> bool:
