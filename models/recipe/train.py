@@ -324,8 +324,11 @@ def synthetic_photos(rng, n, size):
     return photos
 
 
-def detector_sample(rng, img, dice, size, crop=256):
-    """A random training crop from a letterboxed, rescaled photo, and its targets."""
+def detector_sample(rng, img, dice, size, crop=256, tint=0.0):
+    """A random training crop from a letterboxed, rescaled photo, and its targets.
+
+    ``tint``: in half the crops, each colour channel is scaled by up to this much (a warm
+    or cool light); 0 keeps the mild 10% of the first stages."""
     boxed, scale = R.letterbox(img, size)
     z = rng.uniform(0.6, 1.5)
     if rng.random() < 0.5:
@@ -345,7 +348,10 @@ def detector_sample(rng, img, dice, size, crop=256):
     patch = np.ascontiguousarray(np.rot90(patch, k))
     boxes = [(rot_box(b, k, crop), kn) for b, kn in boxes]
     p = patch.astype(np.float32) * rng.uniform(0.7, 1.3) + rng.uniform(-25, 25)
-    patch = np.clip(p * rng.uniform(0.9, 1.1, 3), 0, 255).astype(np.uint8)
+    gain = rng.uniform(0.9, 1.1, 3)
+    if tint and rng.random() < 0.5:
+        gain = rng.uniform(1 - tint, 1 + tint, 3)
+    patch = np.clip(p * gain, 0, 255).astype(np.uint8)
     return patch, targets(boxes, crop)
 
 
@@ -407,7 +413,7 @@ def optimiser(net, steps, init, log, what):
     return opt, sched
 
 
-def train_detector(photos, real, steps, log, size, init=None, real_share=0.5):
+def train_detector(photos, real, steps, log, size, init=None, real_share=0.5, tint=0.0):
     """A ``real_share`` of each batch of 16 comes from the first ``real`` photos (the real
     ones), the rest from the rendered ones."""
     rng = np.random.default_rng(1)
@@ -419,7 +425,7 @@ def train_detector(photos, real, steps, log, size, init=None, real_share=0.5):
     for step in range(steps):
         picks = [int(rng.integers(real)) for _ in range(n_real)]
         picks += [int(rng.integers(real, len(photos))) for _ in range(16 - n_real)]
-        batch = [detector_sample(rng, *photos[i], size) for i in picks]
+        batch = [detector_sample(rng, *photos[i], size, tint=tint) for i in picks]
         x = torch.from_numpy(R.to_tensor(np.stack([b[0] for b in batch])))
         heat = torch.from_numpy(np.stack([b[1][0] for b in batch]))[:, None]
         reg = torch.from_numpy(np.stack([b[1][1] for b in batch]))
@@ -548,6 +554,12 @@ def main() -> None:
         default=0.5,
         help="share of each detector batch drawn from the real photos (the rest rendered)",
     )
+    ap.add_argument(
+        "--tint",
+        type=float,
+        default=0.0,
+        help="detector: in half the crops, scale each colour channel by up to this (lights)",
+    )
     ap.add_argument("--detect-size", type=int, default=R.DETECT_SIZE, help="detector input side")
     ap.add_argument("--threads", type=int, default=0, help="PyTorch threads (0: its default)")
     args = ap.parse_args()
@@ -570,7 +582,14 @@ def main() -> None:
         photos = real + synthetic_photos(rng, args.synthetic, size)
         log(f"detector: {len(real)} real train photos + {args.synthetic} rendered")
         det = train_detector(
-            photos, len(real), args.detector_steps, log, size, args.init_detector, args.real_share
+            photos,
+            len(real),
+            args.detector_steps,
+            log,
+            size,
+            args.init_detector,
+            args.real_share,
+            args.tint,
         )
         made["detect_size"] = size
         args.checkpoints.mkdir(parents=True, exist_ok=True)
