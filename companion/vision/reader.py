@@ -297,7 +297,9 @@ class DiceReader:
         A faint peak (heat from ``faint_threshold`` up to ``detect_threshold``) is a die
         only when the classifier reads a face on it with confidence and it lies a whole die
         away from every stronger die: a small or oblique die the detector is unsure of, but
-        never an unsure box of its own, nor a second box on a die already found."""
+        never an unsure box of its own, nor a second box on a die already found. A close-up
+        die is found by a coarse second pass (``_close_ups``), and in a big picture the
+        small dice tile by tile (``_small_dice``)."""
         img = as_bgr(img)
         dice = self._small_dice(img, self._close_ups(img, self._read_fine(img)))
         return reading_order([d for d, _ in dice])
@@ -376,19 +378,21 @@ class DiceReader:
             for x0 in _tile_starts(w):
                 tile = img[y0 : y0 + TILE, x0 : x0 + TILE]
                 th, tw = tile.shape[:2]
-                for (a, b, c, d), heat in self.detect(tile):
-                    cut = (a <= 0 < x0) or (b <= 0 < y0) or (c >= tw and x0 + tw < w)
-                    if cut or (d >= th and y0 + th < h) or max(c - a, d - b) >= limit:
+                for (left, top, right, bottom), heat in self.detect(tile):
+                    cut_x = (left <= 0 < x0) or (right >= tw and x0 + tw < w)
+                    cut_y = (top <= 0 < y0) or (bottom >= th and y0 + th < h)
+                    if cut_x or cut_y or max(right - left, bottom - top) >= limit:
                         continue
-                    found.append(((a + x0, b + y0, c + x0, d + y0), heat))
+                    found.append(((left + x0, top + y0, right + x0, bottom + y0), heat))
         kept: list[tuple] = []
         taken = [die.box for die, _ in dice]
         for box, heat in sorted(found, key=lambda f: -f[1]):
             if not any(_inside(box, t) or _same(box, t) for t in taken):
                 kept.append((box, heat))
                 taken.append(box)
-        read = self._read_each(img, [b for b, _ in kept])
-        return dice + [(d, h) for (_, h), d in zip(kept, read, strict=True) if d is not None]
+        read = self._read_each(img, [box for box, _ in kept])
+        small = [(die, heat) for (_, heat), die in zip(kept, read, strict=True) if die is not None]
+        return dice + small
 
     def read_boxes(self, img: np.ndarray, boxes: list) -> list[DieReading]:
         """The die in each box (a box that holds no die is left out), in reading order."""
