@@ -343,14 +343,16 @@ class DiceReader:
         if self.coarse_size is None:
             return dice
         least = CLOSE_UP * max(img.shape[:2])
-        big = [(b, h) for b, h in self.detect(img, size=self.coarse_size) if _side(b) >= least]
+        big = [(b, h) for b, h in self.detect(img, size=self.coarse_size) if box_side(b) >= least]
         if not big:
             return dice
         # The full pass's surer dice first: a coarse box they lie in is not read at all.
         big = [
             (box, heat)
             for box, heat in big
-            if not any(d.value is not None and h > heat and _inside(d.box, box) for d, h in dice)
+            if not any(
+                d.value is not None and h > heat and centre_inside(d.box, box) for d, h in dice
+            )
         ]
         read = self._read_each(img, [b for b, _ in big])
         close = [
@@ -358,7 +360,9 @@ class DiceReader:
             for (_, h), d in zip(big, read, strict=True)
             if d is not None and d.value is not None
         ]
-        return close + [(d, h) for d, h in dice if not any(_inside(d.box, c.box) for c, _ in close)]
+        return close + [
+            (d, h) for d, h in dice if not any(centre_inside(d.box, c.box) for c, _ in close)
+        ]
 
     def _small_dice(
         self, img: np.ndarray, dice: list[tuple[DieReading, float]]
@@ -387,7 +391,7 @@ class DiceReader:
         kept: list[tuple] = []
         taken = [die.box for die, _ in dice]
         for box, heat in sorted(found, key=lambda f: -f[1]):
-            if not any(_inside(box, t) or _same(box, t) for t in taken):
+            if not any(centre_inside(box, t) or _same(box, t) for t in taken):
                 kept.append((box, heat))
                 taken.append(box)
         read = self._read_each(img, [box for box, _ in kept])
@@ -445,10 +449,10 @@ def _tile_starts(n: int) -> list[int]:
 def _same(a, b) -> bool:
     """Whether boxes ``a`` and ``b`` are one die: centres closer than SAME_DIE of the larger."""
     d = np.hypot((a[0] + a[2] - b[0] - b[2]) / 2, (a[1] + a[3] - b[1] - b[3]) / 2)
-    return bool(d < SAME_DIE * max(_side(a), _side(b)))
+    return bool(d < SAME_DIE * max(box_side(a), box_side(b)))
 
 
-def _inside(a, b) -> bool:
+def centre_inside(a, b) -> bool:
     """Whether the centre of box ``a`` lies inside box ``b``."""
     cx, cy = (a[0] + a[2]) / 2, (a[1] + a[3]) / 2
     return bool(b[0] <= cx <= b[2] and b[1] <= cy <= b[3])
@@ -457,7 +461,7 @@ def _inside(a, b) -> bool:
 def _apart(a, b) -> bool:
     """Whether the centres of boxes ``a`` and ``b`` are at least a die (the larger) apart."""
     d = np.hypot((a[0] + a[2] - b[0] - b[2]) / 2, (a[1] + a[3] - b[1] - b[3]) / 2)
-    return bool(d >= max(_side(a), _side(b)))
+    return bool(d >= max(box_side(a), box_side(b)))
 
 
 SMALLEST = 0.5  # of the taught dice's median side; chosen on rendered teach sets
@@ -466,14 +470,14 @@ SMALLEST = 0.5  # of the taught dice's median side; chosen on rendered teach set
 def one_size(dice: list[DieReading]) -> list[DieReading]:
     """Taught dice are one set, so one size: once two boxes are named as taught faces, a box
     much smaller than they are is a token or a coin beside them, not a die."""
-    named = [_side(d.box) for d in dice if d.value is not None]
+    named = [box_side(d.box) for d in dice if d.value is not None]
     if len(named) < 2:
         return dice
     floor = SMALLEST * float(np.median(named))
-    return [d for d in dice if _side(d.box) >= floor]
+    return [d for d in dice if box_side(d.box) >= floor]
 
 
-def _side(box) -> float:
+def box_side(box) -> float:
     return max(box[2] - box[0], box[3] - box[1])
 
 

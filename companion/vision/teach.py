@@ -21,7 +21,15 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from companion.vision.reader import CustomDice, DiceReader, VisionError, as_bgr
+from companion.vision.reader import (
+    CLOSE_UP,
+    CustomDice,
+    DiceReader,
+    VisionError,
+    as_bgr,
+    box_side,
+    centre_inside,
+)
 
 RADIUS = 0.25  # the least cosine distance a taught face accepts a new throw within
 NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
@@ -45,6 +53,7 @@ def embed_show(reader: DiceReader, img: np.ndarray) -> np.ndarray:
     """The embedding of the one die in ``img`` (the most certain die if several)."""
     img = as_bgr(img)
     found = reader.detect(img)
+    found += close_up_boxes(reader, img, found)
     if not found:
         raise VisionError(
             "no die found in this show: put one die in the middle of the picture",
@@ -52,6 +61,19 @@ def embed_show(reader: DiceReader, img: np.ndarray) -> np.ndarray:
         )
     box = max(found, key=lambda f: f[1])[0]
     return reader.symbol_embeddings(img, [box])[0]
+
+
+def close_up_boxes(reader: DiceReader, img: np.ndarray, found: list) -> list:
+    """The coarse pass's close-up boxes (a die held near the camera to show it) that are
+    surer than every peak of the full pass inside them (its symbol's parts)."""
+    if reader.coarse_size is None:
+        return []
+    least = CLOSE_UP * max(img.shape[:2])
+    return [
+        (box, heat)
+        for box, heat in reader.detect(img, size=reader.coarse_size)
+        if box_side(box) >= least and all(h < heat for b, h in found if centre_inside(b, box))
+    ]
 
 
 def learn(reader: DiceReader, name: str, shows: dict[str, Iterable[np.ndarray]]) -> CustomDice:
