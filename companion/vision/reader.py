@@ -268,6 +268,15 @@ class DiceReader:
         limit = self.detect_threshold if threshold is None else threshold
         return decode(out, limit, scale, img.shape[:2])
 
+    def detect_close_ups(self, img: np.ndarray) -> list[tuple[tuple[int, int, int, int], float]]:
+        """The coarse pass's boxes (and heat) of dice at least ``CLOSE_UP`` of the picture's
+        longer side: close-ups, too big for the full pass; none without a free-size detector."""
+        if self.coarse_size is None:
+            return []
+        least = CLOSE_UP * max(img.shape[:2])
+        found = self.detect(img, size=self.coarse_size)
+        return [(box, heat) for box, heat in found if box_side(box) >= least]
+
     def classify(self, img: np.ndarray, boxes: list) -> tuple[np.ndarray, np.ndarray]:
         """Class probabilities (N, classes) and unit embeddings (N, 64) for each box."""
         return self._run([crop_die(img, b) for b in boxes])
@@ -340,10 +349,7 @@ class DiceReader:
         unsure) is a die, and the boxes found inside it were its pips or a second look at
         it; unless the full pass is surer (a hotter peak) of a die it read inside: then
         the coarse box is a patch of table around small dice, and it is the one dropped."""
-        if self.coarse_size is None:
-            return dice
-        least = CLOSE_UP * max(img.shape[:2])
-        big = [(b, h) for b, h in self.detect(img, size=self.coarse_size) if box_side(b) >= least]
+        big = self.detect_close_ups(img)
         if not big:
             return dice
         # The full pass's surer dice first: a coarse box they lie in is not read at all.

@@ -22,12 +22,10 @@ import cv2
 import numpy as np
 
 from companion.vision.reader import (
-    CLOSE_UP,
     CustomDice,
     DiceReader,
     VisionError,
     as_bgr,
-    box_side,
     centre_inside,
 )
 
@@ -64,15 +62,12 @@ def embed_show(reader: DiceReader, img: np.ndarray) -> np.ndarray:
 
 
 def close_up_boxes(reader: DiceReader, img: np.ndarray, found: list) -> list:
-    """The coarse pass's close-up boxes (a die held near the camera to show it) that are
-    surer than every peak of the full pass inside them (its symbol's parts)."""
-    if reader.coarse_size is None:
-        return []
-    least = CLOSE_UP * max(img.shape[:2])
+    """The close-up boxes (a die held near the camera to show it) that are surer than every
+    peak of the full pass inside them (its symbol's parts)."""
     return [
         (box, heat)
-        for box, heat in reader.detect(img, size=reader.coarse_size)
-        if box_side(box) >= least and all(h < heat for b, h in found if centre_inside(b, box))
+        for box, heat in reader.detect_close_ups(img)
+        if all(h < heat for b, h in found if centre_inside(b, box))
     ]
 
 
