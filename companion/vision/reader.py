@@ -454,8 +454,13 @@ def _tile_starts(n: int) -> list[int]:
 
 def _same(a, b) -> bool:
     """Whether boxes ``a`` and ``b`` are one die: centres closer than SAME_DIE of the larger."""
+    return _centres_apart(a, b) < SAME_DIE
+
+
+def _centres_apart(a, b) -> float:
+    """How far apart the centres of boxes ``a`` and ``b`` are, in sides of the larger."""
     d = np.hypot((a[0] + a[2] - b[0] - b[2]) / 2, (a[1] + a[3] - b[1] - b[3]) / 2)
-    return bool(d < SAME_DIE * max(box_side(a), box_side(b)))
+    return float(d / max(box_side(a), box_side(b), 1e-9))
 
 
 def centre_inside(a, b) -> bool:
@@ -466,8 +471,7 @@ def centre_inside(a, b) -> bool:
 
 def _apart(a, b) -> bool:
     """Whether the centres of boxes ``a`` and ``b`` are at least a die (the larger) apart."""
-    d = np.hypot((a[0] + a[2] - b[0] - b[2]) / 2, (a[1] + a[3] - b[1] - b[3]) / 2)
-    return bool(d >= max(box_side(a), box_side(b)))
+    return _centres_apart(a, b) >= 1
 
 
 SMALLEST = 0.5  # of the taught dice's median side; chosen on rendered teach sets
