@@ -1,5 +1,8 @@
 """Camera sources and the supervisor: replay, video, faults (missing, busy, unplugged)."""
 
+import sys
+import types
+
 import cv2
 import numpy as np
 import pytest
@@ -77,6 +80,41 @@ def test_a_missing_usb_camera_says_so():
 def test_the_pi_camera_without_picamera2_names_the_package():
     with pytest.raises(CameraError, match="apt install python3-picamera2"):
         PiCamera()
+
+
+class FakePicamera2:
+    """Stands in for picamera2's Picamera2 (this machine has no Pi camera)."""
+
+    def __init__(self, controls):
+        self.camera_controls = controls
+        self.set = []
+
+    def create_video_configuration(self, **streams):
+        return streams
+
+    def configure(self, config):
+        self.config = config
+
+    def start(self):
+        pass
+
+    def set_controls(self, controls):
+        self.set.append(controls)
+
+
+@pytest.mark.parametrize("can_focus", [True, False])
+def test_the_pi_camera_focuses_when_its_module_can(monkeypatch, can_focus):
+    controls = {"AfMode": (0, 2, 0)} if can_focus else {"ExposureTime": (0, 1, 0)}
+    fake = FakePicamera2(controls)
+    picamera2 = types.SimpleNamespace(Picamera2=lambda: fake)
+    libcamera = types.SimpleNamespace(
+        controls=types.SimpleNamespace(AfModeEnum=types.SimpleNamespace(Continuous=2))
+    )
+    monkeypatch.setitem(sys.modules, "picamera2", picamera2)
+    monkeypatch.setitem(sys.modules, "libcamera", libcamera)
+    PiCamera()
+    assert fake.config == {"lores": {"size": (640, 480), "format": "YUV420"}}
+    assert fake.set == ([{"AfMode": 2}] if can_focus else [])
 
 
 @pytest.mark.parametrize(
