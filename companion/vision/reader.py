@@ -319,13 +319,7 @@ class DiceReader:
         # Not with a taught die: its faces are named by the looser embedding match, which
         # tokens and coins on the table can pass.
         if faint is None or faint >= self.detect_threshold or self.custom is not None:
-            found = self.detect(img)
-            each = self._read_each(img, [b for b, _ in found])
-            read = [(d, h) for d, (_, h) in zip(each, found, strict=True) if d is not None]
-            if self.custom is not None:
-                kept = one_size([d for d, _ in read])
-                read = [(d, h) for d, h in read if d in kept]
-            return read
+            return self._read_found(img, self.detect(img))
         found = self.detect(img, faint)
         boxes = [b for b, _ in found]
         strong = [b for b, heat in found if heat >= self.detect_threshold]
@@ -406,10 +400,18 @@ class DiceReader:
 
     def read_boxes(self, img: np.ndarray, boxes: list) -> list[DieReading]:
         """The die in each box (a box that holds no die is left out), in reading order."""
-        dice = [d for d in self._read_each(as_bgr(img), boxes) if d is not None]
+        found = [(box, 0.0) for box in boxes]
+        return reading_order([d for d, _ in self._read_found(as_bgr(img), found)])
+
+    def _read_found(self, img: np.ndarray, found: list) -> list[tuple[DieReading, float]]:
+        """The die in each found (box, heat), with its heat; a box that holds no die is left
+        out, and with a taught die so is a box much smaller than the named ones."""
+        each = self._read_each(img, [box for box, _ in found])
+        read = [(d, h) for d, (_, h) in zip(each, found, strict=True) if d is not None]
         if self.custom is not None:
-            dice = one_size(dice)
-        return reading_order(dice)
+            kept = one_size([d for d, _ in read])
+            read = [(d, h) for d, h in read if d in kept]
+        return read
 
     def _read_each(self, img: np.ndarray, boxes: list) -> list[DieReading | None]:
         """The reading of each box, None where it holds no die."""
