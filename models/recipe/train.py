@@ -324,11 +324,12 @@ def synthetic_photos(rng, n, size):
     return photos
 
 
-def detector_sample(rng, img, dice, size, crop=256, tint=0.0):
+def detector_sample(rng, img, dice, size, crop=256, tint=0.0, grey=0.0):
     """A random training crop from a letterboxed, rescaled photo, and its targets.
 
     ``tint``: in half the crops, each colour channel is scaled by up to this much (a warm
-    or cool light); 0 keeps the mild 10% of the first stages."""
+    or cool light); 0 keeps the mild 10% of the first stages. ``grey``: the share of crops
+    turned grey (a monochrome camera, a greyscale photo); 0 draws nothing for it."""
     boxed, scale = R.letterbox(img, size)
     z = rng.uniform(0.6, 1.5)
     if rng.random() < 0.5:
@@ -352,6 +353,8 @@ def detector_sample(rng, img, dice, size, crop=256, tint=0.0):
     if tint and rng.random() < 0.5:
         gain = rng.uniform(1 - tint, 1 + tint, 3)
     patch = np.clip(p * gain, 0, 255).astype(np.uint8)
+    if grey and rng.random() < grey:
+        patch = cv2.cvtColor(cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
     return patch, targets(boxes, crop)
 
 
@@ -413,7 +416,7 @@ def optimiser(net, steps, init, log, what):
     return opt, sched
 
 
-def train_detector(photos, real, steps, log, size, init=None, real_share=0.5, tint=0.0):
+def train_detector(photos, real, steps, log, size, init=None, real_share=0.5, tint=0.0, grey=0.0):
     """A ``real_share`` of each batch of 16 comes from the first ``real`` photos (the real
     ones), the rest from the rendered ones."""
     rng = np.random.default_rng(1)
@@ -425,7 +428,7 @@ def train_detector(photos, real, steps, log, size, init=None, real_share=0.5, ti
     for step in range(steps):
         picks = [int(rng.integers(real)) for _ in range(n_real)]
         picks += [int(rng.integers(real, len(photos))) for _ in range(16 - n_real)]
-        batch = [detector_sample(rng, *photos[i], size, tint=tint) for i in picks]
+        batch = [detector_sample(rng, *photos[i], size, tint=tint, grey=grey) for i in picks]
         x = torch.from_numpy(R.to_tensor(np.stack([b[0] for b in batch])))
         heat = torch.from_numpy(np.stack([b[1][0] for b in batch]))[:, None]
         reg = torch.from_numpy(np.stack([b[1][1] for b in batch]))
@@ -560,6 +563,12 @@ def main() -> None:
         default=0.0,
         help="detector: in half the crops, scale each colour channel by up to this (lights)",
     )
+    ap.add_argument(
+        "--grey",
+        type=float,
+        default=0.0,
+        help="detector: the share of crops turned grey (greyscale cameras and photos)",
+    )
     ap.add_argument("--detect-size", type=int, default=R.DETECT_SIZE, help="detector input side")
     ap.add_argument("--threads", type=int, default=0, help="PyTorch threads (0: its default)")
     args = ap.parse_args()
@@ -590,6 +599,7 @@ def main() -> None:
             args.init_detector,
             args.real_share,
             args.tint,
+            args.grey,
         )
         made["detect_size"] = size
         args.checkpoints.mkdir(parents=True, exist_ok=True)
