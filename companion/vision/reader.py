@@ -382,10 +382,11 @@ class DiceReader:
             for x0 in _tile_starts(w):
                 tile = img[y0 : y0 + TILE, x0 : x0 + TILE]
                 th, tw = tile.shape[:2]
-                for (left, top, right, bottom), heat in self.detect(tile):
+                for box, heat in self.detect(tile):
+                    left, top, right, bottom = box
                     cut_x = (left <= 0 < x0) or (right >= tw and x0 + tw < w)
                     cut_y = (top <= 0 < y0) or (bottom >= th and y0 + th < h)
-                    if cut_x or cut_y or max(right - left, bottom - top) >= limit:
+                    if cut_x or cut_y or box_side(box) >= limit:
                         continue
                     found.append(((left + x0, top + y0, right + x0, bottom + y0), heat))
         kept: list[tuple] = []
