@@ -270,5 +270,6 @@ def bench_vision(data: Path, split: str = "heldout", models: Path | None = None)
         "detect": reader.detect_threshold,
         "min_confidence": reader.min_confidence,
         "faint": reader.faint_threshold,
+        "second_look": list(reader.second_look),
     }
     return out

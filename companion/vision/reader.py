@@ -221,6 +221,8 @@ class DiceReader:
             card["detect_threshold"] if detect_threshold is None else detect_threshold
         )
         self.faint_threshold: float | None = card.get("faint_threshold")
+        # Margins of the second look at a die the first look left unsure (``_read_each``).
+        self.second_look: tuple[float, ...] = tuple(card.get("second_look", ()))
         opts = ort.SessionOptions()
         opts.intra_op_num_threads = threads
         opts.inter_op_num_threads = 1
@@ -419,6 +421,7 @@ class DiceReader:
         crops = [crop_die(img, b) for b in boxes]
         if self.custom is None:
             probs, emb = self._run(crops)
+            probs = self._look_again(img, boxes, probs)
         else:  # the standard reading and the symbol's embedding, in one run
             probs, emb = self._run(crops + [symbol_crop(c) for c in crops])
             probs, emb = probs[: len(crops)], emb[len(crops) :]
@@ -445,6 +448,26 @@ class DiceReader:
                 value = DOT_VALUE[label[4:]] if label.startswith("dot-") else int(label)
                 dice.append(DieReading(box, value, conf, label))
         return dice
+
+    def _look_again(self, img: np.ndarray, boxes: list, probs: np.ndarray) -> np.ndarray:
+        """``probs`` with each unsure face read again from crops with the ``second_look``
+        margins, and the looks averaged: a die's box may sit a little off, and one framing
+        of a small die may hide a pip that another shows."""
+        if not self.second_look:
+            return probs
+        nod = self.classes.index("not-a-die")
+        again = [
+            i
+            for i, p in enumerate(probs)
+            if int(p.argmax()) != nod and float(p.max()) < self.min_confidence
+        ]
+        if not again:
+            return probs
+        looks = [crop_die(img, boxes[i], margin=m) for m in self.second_look for i in again]
+        more = self._run(looks)[0].reshape(len(self.second_look), len(again), -1)
+        probs = probs.copy()
+        probs[again] = (probs[again] + more.sum(0)) / (1 + len(self.second_look))
+        return probs
 
 
 def _tile_starts(n: int) -> list[int]:

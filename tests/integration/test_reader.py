@@ -213,6 +213,27 @@ def test_a_die_below_the_threshold_is_unsure_never_guessed(reader):
     assert die.value == 4
 
 
+def test_an_unsure_die_is_read_again_with_other_margins():
+    rng = np.random.default_rng(3)
+    img, (die,) = render.scene(rng, 480, 640, faces=[render.Face("pips", 4)], size_range=(50, 70))
+    box = die.box
+    sure, unsure = DiceReader(), DiceReader(min_confidence=0.999999)
+    assert sure.second_look and unsure.second_look == sure.second_look
+    for reader in (sure, unsure):
+        runs = []
+        run = reader._run
+        reader._run = lambda crops, run=run, runs=runs: runs.append(len(crops)) or run(crops)
+        (got,) = reader.read_boxes(img, [box])
+        if reader is sure:  # read with confidence at the first look: no second one
+            assert runs == [1] and got.value == 4
+        else:  # unsure at the first look: read again once per margin, the looks averaged
+            assert runs == [1, len(reader.second_look)] and got.value is None
+            looks = [crop_die(img, box)] + [
+                crop_die(img, box, margin=m) for m in reader.second_look
+            ]
+            assert got.confidence == pytest.approx(float(run(looks)[0].mean(0).max()), abs=1e-5)
+
+
 # Golden photos the shipped models read wrong today (a die missed or misread); kept as
 # strict expected failures so a better model must update this list.
 MISREAD = {
