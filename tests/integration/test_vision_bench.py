@@ -150,6 +150,7 @@ def test_the_benchmark_reports_the_golden_photos_as_the_reader_reads_them(tmp_pa
         "detect": card["detect_threshold"],
         "min_confidence": card["min_confidence"],
         "faint": card.get("faint_threshold"),
+        "second_look": card.get("second_look", []),
     }
 
 
