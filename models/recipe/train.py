@@ -312,6 +312,14 @@ def augment_crop(rng, crop):
     return np.clip(c, 0, 255).astype(np.uint8)
 
 
+def tinted(rng, crop, tint):
+    """``crop`` with each colour channel scaled by 1 +- ``tint``, one time in two."""
+    if rng.random() >= 0.5:
+        return crop
+    gain = rng.uniform(1 - tint, 1 + tint, 3)
+    return np.clip(crop.astype(np.float32) * gain, 0, 255).astype(np.uint8)
+
+
 def synthetic_photos(rng, n, size):
     """Rendered tables: most with dice, some with things that are not dice, a few empty."""
     photos = []
@@ -455,10 +463,11 @@ def train_detector(photos, real, steps, log, size, init=None, real_share=0.5, ti
     return net.eval()
 
 
-def train_faces(crops, real, steps, log, init=None, rendered=0.5, hard=()):
+def train_faces(crops, real, steps, log, init=None, rendered=0.5, hard=(), tint=0.0):
     """A ``rendered`` share of each batch is rendered crops drawn evenly over the classes, the
     rest real dice (cropped afresh) with one real 'not a die' patch for every seven (half of
-    them ``hard`` ones, when given)."""
+    them ``hard`` ones, when given). ``tint``: half the crops that are not dots get each
+    colour channel scaled by up to this much (a warm or cool light); 0 draws nothing."""
     rng = np.random.default_rng(2)
     dice, negs = real
     net = Faces(len(CLASSES))
@@ -483,6 +492,11 @@ def train_faces(crops, real, steps, log, init=None, rendered=0.5, hard=()):
         for k in range(BATCH - len(batch)):
             pool = hard if hard and k % 2 else negs
             batch.append(pool[int(rng.integers(len(pool)))])
+        if tint:  # a dot's colour is its face: only the others are tinted
+            batch = [
+                (tinted(rng, c, tint) if not CLASSES[k].startswith("dot-") else c, k)
+                for c, k in batch
+            ]
         x = torch.from_numpy(R.to_tensor(np.stack([augment_crop(rng, c) for c, _ in batch])))
         y = torch.tensor([c for _, c in batch])
         logits, _ = net(x)
@@ -564,6 +578,12 @@ def main() -> None:
         help="detector: in half the crops, scale each colour channel by up to this (lights)",
     )
     ap.add_argument(
+        "--tint-faces",
+        type=float,
+        default=0.0,
+        help="faces: in half the crops but dots, scale each colour channel by up to this",
+    )
+    ap.add_argument(
         "--grey",
         type=float,
         default=0.0,
@@ -625,7 +645,14 @@ def main() -> None:
         if args.mine_with:
             log(f"faces: {len(hard)} hard not-dice crops, boxed by {args.mine_with}")
         faces = train_faces(
-            crops, real, args.faces_steps, log, args.init_faces, args.rendered_share, hard
+            crops,
+            real,
+            args.faces_steps,
+            log,
+            args.init_faces,
+            args.rendered_share,
+            hard,
+            args.tint_faces,
         )
         args.checkpoints.mkdir(parents=True, exist_ok=True)
         torch.save(faces.state_dict(), args.checkpoints / "faces.pt")
