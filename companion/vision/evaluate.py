@@ -238,7 +238,8 @@ def calibrate(reader: DiceReader, data: Path, card: Path) -> dict:
         score = r["photos_entirely_right"] or 0
         if (r["precision"] or 0) < MIN_PRECISION:
             continue
-        if best is None or score > best[0]:
+        # DETECTS rise: of thresholds that tie, the strictest wins (fewer false dice)
+        if best is None or score >= best[0]:
             best = (score, det)
     if best is None:  # no threshold keeps false dice rare enough: the strictest
         best = (0.0, DETECTS[-1])

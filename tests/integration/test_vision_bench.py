@@ -201,12 +201,14 @@ def test_calibration_picks_thresholds_by_its_rules_on_the_dev_photos(tmp_path, c
         return evaluate(reader, tmp_path / "data", "dev")["all"]
 
     # detection, without faint peaks: the most photos entirely right among thresholds with
-    # precision >= 95%, or the strictest if none has it
+    # precision >= 95% (of those that tie, the strictest: fewer false dice), or the strictest
+    # if none has it
     allowed = {d: dev(d, 0.0, None) for d in DETECTS}
     allowed = {d: r for d, r in allowed.items() if (r["precision"] or 0) >= 0.95}
     if allowed:
         best = max(r["photos_entirely_right"] for r in allowed.values())
-        assert allowed[card["detect_threshold"]]["photos_entirely_right"] == best
+        tied = [d for d, r in allowed.items() if r["photos_entirely_right"] == best]
+        assert card["detect_threshold"] == max(tied)
     else:
         assert card["detect_threshold"] == DETECTS[-1]
     # unsure, with faint peaks as the reader runs: the lowest at which dice read with
