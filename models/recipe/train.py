@@ -312,11 +312,17 @@ def augment_crop(rng, crop):
     return np.clip(c, 0, 255).astype(np.uint8)
 
 
+def cast_gain(rng, tint):
+    """One time in two, gains for the three colour channels of up to 1 +- ``tint`` (a warm or
+    cool light); else None."""
+    return rng.uniform(1 - tint, 1 + tint, 3) if rng.random() < 0.5 else None
+
+
 def tinted(rng, crop, tint):
-    """``crop`` with each colour channel scaled by 1 +- ``tint``, one time in two."""
-    if rng.random() >= 0.5:
+    """``crop`` under a light's cast (``cast_gain``), one time in two."""
+    gain = cast_gain(rng, tint)
+    if gain is None:
         return crop
-    gain = rng.uniform(1 - tint, 1 + tint, 3)
     return np.clip(crop.astype(np.float32) * gain, 0, 255).astype(np.uint8)
 
 
@@ -358,9 +364,8 @@ def detector_sample(rng, img, dice, size, crop=256, tint=0.0, grey=0.0):
     boxes = [(rot_box(b, k, crop), kn) for b, kn in boxes]
     p = patch.astype(np.float32) * rng.uniform(0.7, 1.3) + rng.uniform(-25, 25)
     gain = rng.uniform(0.9, 1.1, 3)
-    if tint and rng.random() < 0.5:
-        gain = rng.uniform(1 - tint, 1 + tint, 3)
-    patch = np.clip(p * gain, 0, 255).astype(np.uint8)
+    cast = cast_gain(rng, tint) if tint else None
+    patch = np.clip(p * (gain if cast is None else cast), 0, 255).astype(np.uint8)
     if grey and rng.random() < grey:
         patch = cv2.cvtColor(cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
     return patch, targets(boxes, crop)
