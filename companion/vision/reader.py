@@ -312,8 +312,10 @@ class DiceReader:
         die is found by a coarse second pass (``_close_ups``), and in a big picture the
         small dice tile by tile (``_small_dice``)."""
         img = as_bgr(img)
-        dice = self._small_dice(img, self._close_ups(img, self._read_fine(img)))
-        return reading_order([d for d, _ in dice])
+        dice = [d for d, _ in self._small_dice(img, self._close_ups(img, self._read_fine(img)))]
+        if self.custom is not None:  # the close-up and tile passes' dice are one size too
+            dice = one_size(dice)
+        return reading_order(dice)
 
     def _read_fine(self, img: np.ndarray) -> list[tuple[DieReading, float]]:
         """The dice the detector finds at its full input side, each with its peak's heat."""

@@ -15,7 +15,14 @@ import numpy as np
 import pytest
 
 from companion.vision import render
-from companion.vision.reader import DOT_VALUE, CustomDice, DiceReader, crop_die, symbol_crop
+from companion.vision.reader import (
+    DOT_VALUE,
+    CustomDice,
+    DiceReader,
+    DieReading,
+    crop_die,
+    symbol_crop,
+)
 
 pytestmark = pytest.mark.integration
 GOLDEN = Path(__file__).parents[1] / "data" / "dice"
@@ -282,6 +289,28 @@ def test_with_a_taught_die_a_box_is_dropped_only_if_it_matches_no_taught_face(re
     assert [d.value for d in taught.read_boxes(table, [box])] == ["x"]
     assert DiceReader(custom=far).read_boxes(table, [box]) == []
     assert reader.read_boxes(table, [box]) == []  # no taught die: "not a die" drops it
+
+
+def test_with_a_taught_die_every_pass_keeps_to_one_size():
+    # Taught dice are one set (``one_size``): a box much smaller than the named ones is left
+    # out, whichever pass found it, the full one, the close-up one or a tile of a big picture.
+    a, b = np.eye(64)[0], np.eye(64)[1]
+    r = DiceReader(custom=CustomDice("tribes", {"a": a, "b": b}))
+    named = [
+        (DieReading((0, 0, 100, 100), "a", 0.9, "a"), 0.9),
+        (DieReading((200, 0, 300, 100), "b", 0.9, "b"), 0.9),
+    ]
+    small = (DieReading((400, 0, 430, 30), None, 0.5, "unsure"), 0.5)  # a token beside them
+    r._read_fine = lambda img: list(named)
+    r._close_ups = lambda img, dice: dice
+    r._small_dice = lambda img, dice: [*dice, small]  # found in a tile
+    img = np.zeros((480, 640, 3), np.uint8)
+    assert [d.box for d in r.read(img)] == [(0, 0, 100, 100), (200, 0, 300, 100)]
+    r._close_ups = lambda img, dice: [small, *dice]  # found by the coarse pass
+    r._small_dice = lambda img, dice: dice
+    assert len(r.read(img)) == 2
+    r.custom = None  # standard dice come in any sizes: the small die stays
+    assert len(r.read(img)) == 3
 
 
 def test_with_a_taught_die_a_standard_die_is_unsure_only_if_it_is_near_a_taught_face(reader):
