@@ -47,6 +47,7 @@ COARSE_SIZE = 160  # a multiple of 32, the detector's coarsest stride
 SMALL = 0.04
 TILE = 1024
 TILE_STEP = 768  # tiles overlap by 256 px, more than a small die, so each is whole in one
+FACES_BATCH = 32  # crops a classifier run: 8 dice in their four turns (``_run``)
 SYMBOL_EMBEDDING = "grey"  # how a taught die's symbols are embedded (``symbol_crop``)
 # The First Island's colour-dotted dice: which face value each dot colour stands for
 # (its rulebook: yellow Scavengers 1, red Builders 2, blue Scholars 3, purple
@@ -297,7 +298,14 @@ class DiceReader:
         # A die's face is the same face turned, so each crop is read in four quarter turns
         # and the answers averaged: steadier than one look at an oblique or blurred die.
         turned = np.concatenate([np.rot90(batch, k, axes=(2, 3)) for k in range(TURNS)])
-        probs, emb = self._faces.run(None, {"crops": np.ascontiguousarray(turned)})
+        # At most FACES_BATCH crops a run: onnxruntime keeps the memory of the largest batch
+        # it has run, so a crowded table would otherwise grow the process for good.
+        runs = [
+            self._faces.run(None, {"crops": np.ascontiguousarray(turned[i : i + FACES_BATCH])})
+            for i in range(0, len(turned), FACES_BATCH)
+        ]
+        probs = np.concatenate([p for p, _ in runs])
+        emb = np.concatenate([e for _, e in runs])
         probs = probs.reshape(TURNS, n, -1).mean(0)
         emb = emb.reshape(TURNS, n, -1).mean(0)
         return probs, emb / np.maximum(np.linalg.norm(emb, axis=1, keepdims=True), 1e-9)

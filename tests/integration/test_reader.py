@@ -17,11 +17,13 @@ import pytest
 from companion.vision import render
 from companion.vision.reader import (
     DOT_VALUE,
+    FACES_BATCH,
     CustomDice,
     DiceReader,
     DieReading,
     crop_die,
     symbol_crop,
+    to_tensor,
 )
 
 pytestmark = pytest.mark.integration
@@ -218,6 +220,31 @@ def test_a_die_below_the_threshold_is_unsure_never_guessed(reader):
     assert die.value is None and die.face == "unsure" and die.confidence < 0.999999
     (die,) = reader.read(img)
     assert die.value == 4
+
+
+class CountingSession:
+    """An onnxruntime session that records how many crops each run was given."""
+
+    def __init__(self, session):
+        self.session, self.sizes = session, []
+
+    def run(self, outputs, feed):
+        self.sizes.append(len(feed["crops"]))
+        return self.session.run(outputs, feed)
+
+
+def test_a_crowded_table_is_classified_a_few_crops_at_a_time():
+    # onnxruntime keeps the memory of the largest batch it has run: a table of many dice is
+    # read FACES_BATCH crops a run, with the same answers as in one run.
+    reader = DiceReader()
+    img, dice = render.scene(np.random.default_rng(21), 480, 640, count=8)
+    crops = [crop_die(img, d.box) for d in dice] * 3  # 24 dice: 96 crops in four turns
+    session = reader._faces = CountingSession(reader._faces)
+    probs, _ = reader._run(crops)
+    assert session.sizes == [FACES_BATCH] * 3 and probs.shape == (24, len(reader.classes))
+    turned = [np.rot90(to_tensor(np.stack(crops)), k, axes=(2, 3)) for k in range(4)]
+    one = session.session.run(None, {"crops": np.ascontiguousarray(np.concatenate(turned))})
+    assert np.allclose(probs, one[0].reshape(4, 24, -1).mean(0), atol=1e-5)
 
 
 def test_an_unsure_die_is_read_again_with_other_margins():
