@@ -252,17 +252,18 @@ def negatives(rng, img, boxes, count):
     return out
 
 
-def mined_negatives(rng, sets, models: Path, per_box: int = 4):
-    """Hard 'not a die' crops: what the detector in ``models`` boxes on the matteop65 train
-    photos far from every labelled die (a cable tag, a laptop corner). Only that set: its
-    labels are complete, while a crowded epanemu photo has dice nobody labelled. A box
-    within one and a half dice of a labelled die is left alone (it may be that die's side
-    face), and so is one the classifier reads as a die with confidence (a die at the
-    picture's edge that was not labelled)."""
+def mined_negatives(rng, sets, models: Path, per_box: int = 4, names=("matteop65",)):
+    """Hard 'not a die' crops: what the detector in ``models`` boxes on the train photos of
+    ``names`` far from every labelled die (a cable tag, a laptop corner, a Catan number
+    token). By default only matteop65, whose labels are complete; session 15 found the boxes
+    the shipped reader puts on no die in the epanemu dev photos to be tokens and board
+    patches, not unlabelled dice, so ``--mine-sets`` can add epanemu. A box within one and a
+    half dice of a labelled die is left alone (it may be that die's side face), and so is
+    one the classifier reads as a die with confidence (a die nobody labelled)."""
     reader = R.DiceReader(models, detect_threshold=0.35, min_confidence=0.0)
     out = []
-    for _name, img, pips in images(sets, ("matteop65",), dev=False):
-        boxes = pip_box_to_die(pips)
+    for name, img, labelled in images(sets, names, dev=False):
+        boxes = pip_box_to_die(labelled) if name == "matteop65" else labelled
         found = [b for b, _ in reader.detect(img)]
         probs, _ = reader.classify(img, found)
         for box, p in zip(found, probs, strict=True):
@@ -560,6 +561,11 @@ def main() -> None:
         help="a models folder whose detector finds hard 'not a die' crops in the train photos",
     )
     ap.add_argument(
+        "--mine-sets",
+        default="matteop65",
+        help="comma-separated photo sets --mine-with looks in (default: matteop65)",
+    )
+    ap.add_argument(
         "--hard-dice",
         type=Path,
         help="a models folder: real dice its classifier misreads are drawn four times as often",
@@ -646,7 +652,11 @@ def main() -> None:
             real = (dice, real[1])
         crops = synthetic_crops(rng, 20000, args.numerals)
         log(f"faces: {len(real[0])} real dice, {len(real[1])} real not-dice, {len(crops)} rendered")
-        hard = mined_negatives(rng, sets, args.mine_with) if args.mine_with else []
+        hard = (
+            mined_negatives(rng, sets, args.mine_with, names=tuple(args.mine_sets.split(",")))
+            if args.mine_with
+            else []
+        )
         if args.mine_with:
             log(f"faces: {len(hard)} hard not-dice crops, boxed by {args.mine_with}")
         faces = train_faces(
