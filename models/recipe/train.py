@@ -652,12 +652,10 @@ def main() -> None:
             real = (dice, real[1])
         crops = synthetic_crops(rng, 20000, args.numerals)
         log(f"faces: {len(real[0])} real dice, {len(real[1])} real not-dice, {len(crops)} rendered")
-        hard = (
-            mined_negatives(rng, sets, args.mine_with, names=tuple(args.mine_sets.split(",")))
-            if args.mine_with
-            else []
-        )
+        hard = []
         if args.mine_with:
+            sets_mined = tuple(args.mine_sets.split(","))
+            hard = mined_negatives(rng, sets, args.mine_with, names=sets_mined)
             log(f"faces: {len(hard)} hard not-dice crops, boxed by {args.mine_with}")
         faces = train_faces(
             crops,
