@@ -48,6 +48,13 @@ SMALL = 0.04
 TILE = 1024
 TILE_STEP = 768  # tiles overlap by 256 px, more than a small die, so each is whole in one
 FACES_BATCH = 32  # crops a classifier run: 8 dice in their four turns (``_run``)
+# A colour cast (``neutral``): a picture whose channels' levels differ by more than CAST
+# (99% of the train photos outside dev do not) is taken down to NEUTRAL (their median).
+CAST = 1.3
+NEUTRAL = 1.06
+CAST_WIDTH = 160
+NEAR_NEUTRAL = 0.55  # the most saturated pixel the cast is measured on
+_POWER6 = (np.arange(256) / 255.0) ** 6  # each level's sixth power (shades of grey)
 SYMBOL_EMBEDDING = "grey"  # how a taught die's symbols are embedded (``symbol_crop``)
 # The First Island's colour-dotted dice: which face value each dot colour stands for
 # (its rulebook: yellow Scavengers 1, red Builders 2, blue Scholars 3, purple
@@ -71,6 +78,37 @@ def as_bgr(img: np.ndarray) -> np.ndarray:
     if img.shape[2] == 4:
         return cv2.cvtColor(img, cv2.COLOR_BGRA2BGR)
     return img
+
+
+def neutral(img: np.ndarray) -> np.ndarray:
+    """``img`` with a strong colour cast (a warm lamp, a green fluorescent tube) taken down to
+    a normal picture's; a picture with no more cast than ``CAST`` is returned untouched.
+
+    The cast is measured by shades of grey (the channels' sixth-power means) on the
+    near-neutral pixels of the picture shrunk to ``CAST_WIDTH``: not dark, and no more
+    saturated than ``NEAR_NEUTRAL`` (a white die under a strong warm lamp is still kept;
+    green, blue or red felt is not), so a coloured table in white light is not taken for
+    a cast. Under a warm lamp the detector boxes the table as dice, and under a cool one it
+    finds fewer dice (measured in the model card)."""
+    h, w = img.shape[:2]
+    width = min(w, CAST_WIDTH)
+    small = cv2.resize(img, (width, max(1, round(h * width / w))), interpolation=cv2.INTER_LINEAR)
+    channels = cv2.split(small)
+    top = cv2.max(cv2.max(channels[0], channels[1]), channels[2]).astype(np.int16)
+    low = cv2.min(cv2.min(channels[0], channels[1]), channels[2]).astype(np.int16)
+    keep = (top >= 64) & (100 * (top - low) <= round(100 * NEAR_NEUTRAL) * top)
+    if np.count_nonzero(keep) < 0.02 * keep.size:
+        return img  # hardly anything near-neutral: no telling a cast from the table's colour
+    level = np.array([_POWER6[c[keep]].mean() for c in channels]) ** (1 / 6)
+    level = level.clip(1e-3)
+    cast = float(level.max() / level.min())
+    if cast <= CAST:
+        return img
+    # Gains that leave the cast at NEUTRAL: the channels' levels to the power 1 - k meet.
+    k = 1 - np.log(NEUTRAL) / np.log(cast)
+    gains = (level.mean() / level) ** k
+    lut = np.clip(np.arange(256, dtype=np.float32)[:, None] * gains + 0.5, 0, 255).astype(np.uint8)
+    return cv2.merge([cv2.LUT(img[..., c], lut[:, c]) for c in range(3)])
 
 
 def letterbox(img: np.ndarray, size: int = DETECT_SIZE) -> tuple[np.ndarray, float]:
@@ -320,19 +358,24 @@ class DiceReader:
         die is found by a coarse second pass (``_close_ups``), and in a big picture the
         small dice tile by tile (``_small_dice``)."""
         img = as_bgr(img)
-        dice = [d for d, _ in self._small_dice(img, self._close_ups(img, self._read_fine(img)))]
+        # The detector looks at the picture with a strong colour cast taken out; the faces
+        # are read from the picture as it is (a dot's colour is the face). Not with a taught
+        # die: it was taught from shows seen as they were, and is read the same way.
+        look = neutral(img) if self.custom is None else img
+        passes = self._small_dice(img, look, self._close_ups(img, look, self._read_fine(img, look)))
+        dice = [d for d, _ in passes]
         if self.custom is not None:  # the close-up and tile passes' dice are one size too
             dice = one_size(dice)
         return reading_order(dice)
 
-    def _read_fine(self, img: np.ndarray) -> list[tuple[DieReading, float]]:
+    def _read_fine(self, img: np.ndarray, look: np.ndarray) -> list[tuple[DieReading, float]]:
         """The dice the detector finds at its full input side, each with its peak's heat."""
         faint = self.faint_threshold
         # Not with a taught die: its faces are named by the looser embedding match, which
         # tokens and coins on the table can pass.
         if faint is None or faint >= self.detect_threshold or self.custom is not None:
-            return self._read_found(img, self.detect(img))
-        found = self.detect(img, faint)
+            return self._read_found(img, self.detect(look))
+        found = self.detect(look, faint)
         boxes = [b for b, _ in found]
         strong = [b for b, heat in found if heat >= self.detect_threshold]
         dice = []
@@ -346,7 +389,7 @@ class DiceReader:
         return dice
 
     def _close_ups(
-        self, img: np.ndarray, dice: list[tuple[DieReading, float]]
+        self, img: np.ndarray, look: np.ndarray, dice: list[tuple[DieReading, float]]
     ) -> list[tuple[DieReading, float]]:
         """``dice`` (each with its heat) with the close-up dice of a coarse pass put in.
 
@@ -355,7 +398,7 @@ class DiceReader:
         unsure) is a die, and the boxes found inside it were its pips or a second look at
         it; unless the full pass is surer (a hotter peak) of a die it read inside: then
         the coarse box is a patch of table around small dice, and it is the one dropped."""
-        big = self.detect_close_ups(img)
+        big = self.detect_close_ups(look)
         if not big:
             return dice
         # The full pass's surer dice first: a coarse box they lie in is not read at all.
@@ -377,7 +420,7 @@ class DiceReader:
         ]
 
     def _small_dice(
-        self, img: np.ndarray, dice: list[tuple[DieReading, float]]
+        self, img: np.ndarray, look: np.ndarray, dice: list[tuple[DieReading, float]]
     ) -> list[tuple[DieReading, float]]:
         """``dice`` with the small dice of a big picture put in, found tile by tile.
 
@@ -392,7 +435,7 @@ class DiceReader:
         found = []
         for y0 in _tile_starts(h):
             for x0 in _tile_starts(w):
-                tile = img[y0 : y0 + TILE, x0 : x0 + TILE]
+                tile = look[y0 : y0 + TILE, x0 : x0 + TILE]
                 th, tw = tile.shape[:2]
                 for box, heat in self.detect(tile):
                     left, top, right, bottom = box
