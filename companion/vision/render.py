@@ -272,8 +272,12 @@ def draw_die(
     size: float,
     angle: float | None = None,
     slant: float | None = None,
+    sides: bool = False,
 ) -> Die:
-    """Draw one die on ``img`` (float32 BGR, in place) and return where it is."""
+    """Draw one die on ``img`` (float32 BGR, in place) and return where it is.
+
+    ``sides``: the side faces a slant shows carry their own pips (numeral, dot or symbol),
+    as a real die's do, not only the body's colour."""
     body, ink, opacity = random_colours(rng, face)
     angle = rng.uniform(0, 2 * np.pi) if angle is None else angle
     slant = rng.uniform(0, 0.35) if slant is None else slant
@@ -299,9 +303,13 @@ def draw_die(
     under = img.copy()
     side = np.zeros((h, w), np.float32)
     cv2.fillPoly(side, [np.int32(hull)], 1.0, cv2.LINE_AA)
-    img[:] = img * (1 - side[..., None]) + (body * rng.uniform(0.45, 0.75)) * side[..., None]
-    # top face: the flat texture warped onto the (rounded) top quad
+    shade = rng.uniform(0.45, 0.75)
+    img[:] = img * (1 - side[..., None]) + (body * shade) * side[..., None]
     n = 96
+    src = np.float32([(0, 0), (n - 1, 0), (n - 1, n - 1), (0, n - 1)])
+    if sides:
+        _draw_sides(rng, img, face, top, depth, body * shade, ink * shade, src)
+    # top face: the flat texture warped onto the (rounded) top quad
     tex = face_texture(rng, face, body, ink, n)
     mask = np.zeros((n, n), np.float32)
     rr = int(n * rng.uniform(0.08, 0.2))
@@ -309,7 +317,6 @@ def draw_die(
     cv2.rectangle(mask, (0, rr), (n - 1, n - 1 - rr), 1.0, -1)
     for x, y in ((rr, rr), (n - 1 - rr, rr), (rr, n - 1 - rr), (n - 1 - rr, n - 1 - rr)):
         cv2.circle(mask, (x, y), rr, 1.0, -1, cv2.LINE_AA)
-    src = np.float32([(0, 0), (n - 1, 0), (n - 1, n - 1), (0, n - 1)])
     m = cv2.getPerspectiveTransform(src, top.astype(np.float32))
     warped = cv2.warpPerspective(tex, m, (w, h), flags=cv2.INTER_LINEAR)
     wmask = cv2.warpPerspective(mask, m, (w, h), flags=cv2.INTER_LINEAR)[..., None]
@@ -327,6 +334,36 @@ def draw_die(
         int(min(h, np.ceil(y1))),
     )
     return Die(face, box, (float(cx), float(cy)), float(size))
+
+
+def _draw_sides(rng, img, face, top, depth, body, ink, src) -> None:
+    """The side faces of a die at a slant, each with another face of the die drawn on it
+    (never the top face, nor, on a pipped or numeral die, its opposite), in shade."""
+    if float(np.hypot(*depth)) < 1.0:
+        return
+    if face.kind in ("pips", "numeral"):
+        others = [Face(face.kind, v) for v in range(1, 7) if v not in (face.value, 7 - face.value)]
+    elif face.kind == "dot":
+        others = [Face("dot", c) for c in DOT_COLOURS if c != face.value]
+    else:
+        others = [Face("symbol", c) for c in SYMBOLS if c != face.value]
+    order = rng.permutation(len(others))
+    centre = top.mean(axis=0)
+    h, w = img.shape[:2]
+    n = int(src[2, 0]) + 1
+    for i in range(4):
+        a, b = top[i], top[(i + 1) % 4]
+        normal = np.array([b[1] - a[1], a[0] - b[0]], np.float32)
+        if normal @ ((a + b) / 2 - centre) < 0:
+            normal = -normal
+        if normal @ depth <= 0:  # this side faces away from the camera
+            continue
+        tex = face_texture(rng, others[order[i % len(others)]], body, ink, n)
+        quad = np.float32([a, b, b + depth, a + depth])
+        m = cv2.getPerspectiveTransform(src, quad)
+        warped = cv2.warpPerspective(tex, m, (w, h), flags=cv2.INTER_LINEAR)
+        mask = cv2.warpPerspective(np.ones((n, n), np.float32), m, (w, h))[..., None]
+        img[:] = img * (1 - mask) + warped * mask
 
 
 def finish(
@@ -442,11 +479,13 @@ def scene(
     size_range: tuple[float, float] | None = None,
     mess: int = 0,
     things: list | None = None,
+    sides: bool = False,
 ) -> tuple[np.ndarray, list[Die]]:
     """A table with dice on it: the BGR image and the dice, each with its box.
 
     ``mess`` things that are not dice (see ``clutter``) are drawn on the table first; their
-    boxes are added to ``things`` if it is given.
+    boxes are added to ``things`` if it is given. ``sides``: the dice may be seen at a
+    steeper slant, their side faces drawn with their own pips (``draw_die``).
     """
     count = (
         len(faces) if faces is not None else (int(rng.integers(1, 9)) if count is None else count)
@@ -455,7 +494,7 @@ def scene(
         lo = rng.uniform(0.03, 0.12) * min(h, w)
         size_range = (lo, lo * rng.uniform(1.0, 1.4))
     img = background(rng, h, w)
-    slant = rng.uniform(0, 0.4)
+    slant = rng.uniform(0, 0.6 if sides else 0.4)
     spots = place(rng, h, w, count, size_range)
     if mess:
         boxes = clutter(rng, img, mess, size_range, list(spots))
@@ -464,7 +503,8 @@ def scene(
     dice = []
     for i, (x, y, s) in enumerate(spots):
         face = faces[i] if faces is not None else random_face(rng, kinds)
-        dice.append(draw_die(rng, img, face, (x, y), s, slant=slant * rng.uniform(0.7, 1.0)))
+        lean = slant * rng.uniform(0.7, 1.0)
+        dice.append(draw_die(rng, img, face, (x, y), s, slant=lean, sides=sides))
     img = lighting(rng, img)
     return finish(rng, img), dice
 

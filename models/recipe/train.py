@@ -280,13 +280,17 @@ def mined_negatives(rng, sets, models: Path, per_box: int = 4, names=("matteop65
     return out
 
 
-def synthetic_crops(rng, n, numerals=2):
-    """``n`` rendered crops: pips, numerals and dots drawn 5 : ``numerals`` : 2."""
+def synthetic_crops(rng, n, numerals=2, sides=0.0):
+    """``n`` rendered crops: pips, numerals and dots drawn 5 : ``numerals`` : 2. A ``sides``
+    share of the scenes show their dice at a steeper slant with pips on the side faces."""
     crops = []
     weights = ("pips",) * 5 + ("numeral",) * numerals + ("dot",) * 2
     while len(crops) < n:
         mess, things = int(rng.integers(0, 6)), []
-        img, dice = render.scene(rng, 256, 256, kinds=weights, mess=mess, things=things)
+        slanted = bool(sides) and rng.random() < sides  # no draw at 0: the default is as before
+        img, dice = render.scene(
+            rng, 256, 256, kinds=weights, mess=mess, things=things, sides=slanted
+        )
         for d in dice:
             crops.append((R.crop_die(img, jitter(rng, d.box)), CLASSES.index(d.face.label)))
         crops.extend((c, NOT_A_DIE) for c in negatives(rng, img, [d.box for d in dice], 2))
@@ -600,6 +604,12 @@ def main() -> None:
         default=0.0,
         help="detector: the share of crops turned grey (greyscale cameras and photos)",
     )
+    ap.add_argument(
+        "--side-faces",
+        type=float,
+        default=0.0,
+        help="faces: the share of rendered scenes whose dice show pipped side faces at a slant",
+    )
     ap.add_argument("--detect-size", type=int, default=R.DETECT_SIZE, help="detector input side")
     ap.add_argument("--threads", type=int, default=0, help="PyTorch threads (0: its default)")
     args = ap.parse_args()
@@ -650,7 +660,7 @@ def main() -> None:
             dice, n_hard = hard_dice(real[0], args.hard_dice)
             log(f"faces: {n_hard} real dice not read right by {args.hard_dice}, drawn 4 times")
             real = (dice, real[1])
-        crops = synthetic_crops(rng, 20000, args.numerals)
+        crops = synthetic_crops(rng, 20000, args.numerals, args.side_faces)
         log(f"faces: {len(real[0])} real dice, {len(real[1])} real not-dice, {len(crops)} rendered")
         hard = []
         if args.mine_with:
