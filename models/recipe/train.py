@@ -331,14 +331,18 @@ def tinted(rng, crop, tint):
     return np.clip(crop.astype(np.float32) * gain, 0, 255).astype(np.uint8)
 
 
-def synthetic_photos(rng, n, size):
-    """Rendered tables: most with dice, some with things that are not dice, a few empty."""
+def synthetic_photos(rng, n, size, sides=0.0):
+    """Rendered tables: most with dice, some with things that are not dice, a few empty. A
+    ``sides`` share show their dice at a steeper slant with pips on the side faces."""
     photos = []
     weights = ("pips",) * 6 + ("numeral",) * 2 + ("dot",) * 2
     for _ in range(n):
         count = 0 if rng.random() < 0.08 else None
         mess = int(rng.integers(1, 10)) if rng.random() < 0.6 else 0
-        img, dice = render.scene(rng, size, size, kinds=weights, count=count, mess=mess)
+        slanted = bool(sides) and rng.random() < sides  # no draw at 0: the default is as before
+        img, dice = render.scene(
+            rng, size, size, kinds=weights, count=count, mess=mess, sides=slanted
+        )
         photos.append((img, [(0, d.box, True) for d in dice]))
     return photos
 
@@ -608,7 +612,7 @@ def main() -> None:
         "--side-faces",
         type=float,
         default=0.0,
-        help="faces: the share of rendered scenes whose dice show pipped side faces at a slant",
+        help="the share of rendered scenes whose dice show pipped side faces at a steeper slant",
     )
     ap.add_argument("--detect-size", type=int, default=R.DETECT_SIZE, help="detector input side")
     ap.add_argument("--threads", type=int, default=0, help="PyTorch threads (0: its default)")
@@ -629,7 +633,7 @@ def main() -> None:
     if args.only in (None, "detector"):
         size = args.detect_size
         real = real_photos(sets, dev=False)
-        photos = real + synthetic_photos(rng, args.synthetic, size)
+        photos = real + synthetic_photos(rng, args.synthetic, size, args.side_faces)
         log(f"detector: {len(real)} real train photos + {args.synthetic} rendered")
         det = train_detector(
             photos,
