@@ -4,9 +4,9 @@
 
 For every photo set in --data (folders with a labels.csv, see its README) it reads
 the photos of one split and reports die recall, precision, value accuracy, the share
-of photos read entirely right, and speed: the median milliseconds to read a 640x640
-frame on one thread, next to the median milliseconds to decode the same JPEG, and
-the peak resident memory.
+of photos read entirely right (and what went wrong in the others), and speed: the
+median milliseconds to read a 640x640 frame on one thread, next to the median
+milliseconds to decode the same JPEG, and the peak resident memory.
 
 Matching: a reported die matches a labelled one when their centres are closer than
 half the larger of the two boxes' longer sides, each die used once, nearest first.
@@ -147,6 +147,11 @@ def evaluate(
             t["unsure"] += sum(1 for i, _ in pairs if found[i].value is None)
             whole = right == len(truth) and (name in CROP_SETS or len(found) == len(truth))
             t["photos_right"] += whole
+            # why a photo is not read entirely right (one photo may have several reasons)
+            t["lost_missed"] += len(pairs) < len(truth)
+            t["lost_unsure"] += any(found[i].value is None for i, _ in pairs)
+            t["lost_misread"] += any(found[i].value not in (None, truth[j][0]) for i, j in pairs)
+            t["lost_extra"] += len(found) > len(pairs)
             if name not in CROP_SETS:
                 t["det_dice"] += len(truth)
                 t["det_matched"] += len(pairs)
@@ -176,6 +181,11 @@ def _rates(t: dict) -> dict:
         "dice_read_right": share(t["right"], t["dice"]),
         "unsure": share(t["unsure"], t["matched"]),
         "photos_entirely_right": share(t["photos_right"], t["photos"]),
+        # photos not read entirely right, by what went wrong in them: a labelled die found by
+        # no box, a die left unsure, a die read as another value, a box on no labelled die
+        "photos_lost_to": {
+            why: t[f"lost_{why}"] for why in ("missed", "unsure", "misread", "extra")
+        },
     }
     rates["wrong_when_sure"] = round(wrong_share(rates), 4) if t["matched"] else None
     return rates

@@ -7,6 +7,8 @@ import json
 import shutil
 from pathlib import Path
 
+import cv2
+import numpy as np
 import pytest
 
 from companion.cli import main
@@ -19,7 +21,7 @@ from companion.vision.evaluate import (
     source_photo,
     wrong_share,
 )
-from companion.vision.reader import DiceReader, model_dir
+from companion.vision.reader import DiceReader, DieReading, model_dir
 from tests.integration.test_reader import GOLDEN, MISREAD
 
 pytestmark = pytest.mark.integration
@@ -221,3 +223,47 @@ def test_calibration_picks_thresholds_by_its_rules_on_the_dev_photos(tmp_path, c
         if wrong_share(r) <= 0.01 and (r["precision"] or 1) >= 0.95
     ]
     assert card["min_confidence"] == (meets[0] if meets else CONFIDENCES[-1]), runs
+
+
+class Scripted:
+    """A reader that gives each picture the dice a script says (by the picture's width)."""
+
+    def __init__(self, script: dict):
+        self.script = script
+
+    def read(self, img):
+        return self.script[img.shape[1]]
+
+
+def test_the_benchmark_says_what_went_wrong_in_the_photos_not_read_right(tmp_path):
+    die, other = (10, 10, 40, 40), (100, 10, 130, 40)
+    photos = {  # width (names the photo): (labelled values, what the reader reports)
+        300: ([1], [DieReading(die, 1, 0.9, "1")]),  # right
+        301: ([1, 2], [DieReading(die, 1, 0.9, "1")]),  # the second die missed
+        302: ([1], [DieReading(die, None, 0.5, "unsure")]),  # left unsure
+        303: ([1], [DieReading(die, 2, 0.9, "2")]),  # misread
+        304: ([1], [DieReading(die, 1, 0.9, "1"), DieReading(other, 2, 0.9, "2")]),  # extra
+        305: ([1, 2], [DieReading(die, 2, 0.9, "2")]),  # misread and missed
+    }
+    rows = [
+        dict(
+            filename=f"p{width}.png",
+            width=width,
+            height=200,
+            value=value,
+            xmin=box[0],
+            ymin=box[1],
+            xmax=box[2],
+            ymax=box[3],
+            split="heldout",
+        )
+        for width, (values, _) in photos.items()
+        for value, box in zip(values, (die, other), strict=False)
+    ]
+    write_set(tmp_path / "set", rows)
+    for width in photos:
+        cv2.imwrite(str(tmp_path / "set" / f"p{width}.png"), np.zeros((200, width, 3), np.uint8))
+    script = {width: found for width, (_, found) in photos.items()}
+    rates = evaluate(Scripted(script), tmp_path)["sets"]["set"]
+    assert rates["photos_entirely_right"] == round(1 / 6, 4)
+    assert rates["photos_lost_to"] == {"missed": 2, "unsure": 1, "misread": 2, "extra": 1}
