@@ -29,6 +29,12 @@ DOT_COLOURS: dict[str, tuple[int, int, int]] = {
 # Symbols for custom dice taught in the field (see ``companion teach``).
 SYMBOLS = ("star", "triangle", "square", "cross", "ring", "moon", "diamond", "bars")
 
+# A face is drawn flat on a TEXTURE-pixel square, then warped onto the die (``draw_die``).
+TEXTURE = 96
+TEXTURE_CORNERS = np.float32(
+    [(0, 0), (TEXTURE - 1, 0), (TEXTURE - 1, TEXTURE - 1), (0, TEXTURE - 1)]
+)
+
 PIP_LAYOUT = {
     1: [(0, 0)],
     2: [(-1, -1), (1, 1)],
@@ -305,10 +311,9 @@ def draw_die(
     cv2.fillPoly(side, [np.int32(hull)], 1.0, cv2.LINE_AA)
     shade = rng.uniform(0.45, 0.75)
     img[:] = img * (1 - side[..., None]) + (body * shade) * side[..., None]
-    n = 96
-    src = np.float32([(0, 0), (n - 1, 0), (n - 1, n - 1), (0, n - 1)])
+    n, src = TEXTURE, TEXTURE_CORNERS
     if sides:
-        _draw_sides(rng, img, face, top, depth, body * shade, ink * shade, src)
+        _draw_sides(rng, img, face, top, depth, body * shade, ink * shade)
     # top face: the flat texture warped onto the (rounded) top quad
     tex = face_texture(rng, face, body, ink, n)
     mask = np.zeros((n, n), np.float32)
@@ -336,7 +341,7 @@ def draw_die(
     return Die(face, box, (float(cx), float(cy)), float(size))
 
 
-def _draw_sides(rng, img, face, top, depth, body, ink, src) -> None:
+def _draw_sides(rng, img, face, top, depth, body, ink) -> None:
     """The side faces of a die at a slant, each with another face of the die drawn on it
     (never the top face, nor, on a pipped or numeral die, its opposite), in shade."""
     if float(np.hypot(*depth)) < 1.0:
@@ -350,7 +355,7 @@ def _draw_sides(rng, img, face, top, depth, body, ink, src) -> None:
     order = rng.permutation(len(others))
     centre = top.mean(axis=0)
     h, w = img.shape[:2]
-    n = int(src[2, 0]) + 1
+    n = TEXTURE
     for i in range(4):
         a, b = top[i], top[(i + 1) % 4]
         normal = np.array([b[1] - a[1], a[0] - b[0]], np.float32)
@@ -360,7 +365,7 @@ def _draw_sides(rng, img, face, top, depth, body, ink, src) -> None:
             continue
         tex = face_texture(rng, others[order[i % len(others)]], body, ink, n)
         quad = np.float32([a, b, b + depth, a + depth])
-        m = cv2.getPerspectiveTransform(src, quad)
+        m = cv2.getPerspectiveTransform(TEXTURE_CORNERS, quad)
         warped = cv2.warpPerspective(tex, m, (w, h), flags=cv2.INTER_LINEAR)
         mask = cv2.warpPerspective(np.ones((n, n), np.float32), m, (w, h))[..., None]
         img[:] = img * (1 - mask) + warped * mask
