@@ -262,7 +262,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--camera", help="camera to show the faces to (default: config)")
     p.set_defaults(func=_cmd_teach)
 
-    p = sub.add_parser("doctor", help="check camera, pins, models, storage, port, disk and clock")
+    p = sub.add_parser(
+        "doctor", help="check camera, light, pins, models, storage, port, disk and clock"
+    )
     p.add_argument("--camera", help="check this camera instead of the configured one")
     p.set_defaults(func=_cmd_doctor)
 

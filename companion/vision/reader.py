@@ -80,16 +80,13 @@ def as_bgr(img: np.ndarray) -> np.ndarray:
     return img
 
 
-def neutral(img: np.ndarray) -> np.ndarray:
-    """``img`` with a strong colour cast (a warm lamp, a green fluorescent tube) taken down to
-    a normal picture's; a picture with no more cast than ``CAST`` is returned untouched.
-
-    The cast is measured by shades of grey (the channels' sixth-power means) on the
-    near-neutral pixels of the picture shrunk to ``CAST_WIDTH``: not dark, and no more
-    saturated than ``NEAR_NEUTRAL`` (a white die under a strong warm lamp is still kept;
-    green, blue or red felt is not), so a coloured table in white light is not taken for
-    a cast. Under a warm lamp the detector boxes the table as dice, and under a cool one it
-    finds fewer dice (measured in the model card)."""
+def cast_levels(img: np.ndarray) -> np.ndarray | None:
+    """The levels of ``img``'s blue, green and red (BGR), by shades of grey (the channels'
+    sixth-power means) on its near-neutral pixels, the picture shrunk to ``CAST_WIDTH``:
+    not dark, and no more saturated than ``NEAR_NEUTRAL`` (a white die under a strong warm
+    lamp is still kept; green, blue or red felt is not), so a coloured table in white
+    light is not taken for a cast. None when hardly anything is near-neutral: then a cast
+    cannot be told from the table's colour."""
     h, w = img.shape[:2]
     width = min(w, CAST_WIDTH)
     small = cv2.resize(img, (width, max(1, round(h * width / w))), interpolation=cv2.INTER_LINEAR)
@@ -98,9 +95,20 @@ def neutral(img: np.ndarray) -> np.ndarray:
     low = cv2.min(cv2.min(channels[0], channels[1]), channels[2]).astype(np.int16)
     keep = (top >= 64) & (100 * (top - low) <= round(100 * NEAR_NEUTRAL) * top)
     if np.count_nonzero(keep) < 0.02 * keep.size:
-        return img  # hardly anything near-neutral: no telling a cast from the table's colour
+        return None
     level = np.array([_POWER6[c[keep]].mean() for c in channels]) ** (1 / 6)
-    level = level.clip(1e-3)
+    return level.clip(1e-3)
+
+
+def neutral(img: np.ndarray) -> np.ndarray:
+    """``img`` with a strong colour cast (a warm lamp, a green fluorescent tube) taken down to
+    a normal picture's; a picture with no more cast than ``CAST`` (its ``cast_levels``
+    apart by that ratio at most, or unmeasurable) is returned untouched. Under a warm lamp
+    the detector boxes the table as dice, and under a cool one it finds fewer dice
+    (measured in the model card)."""
+    level = cast_levels(img)
+    if level is None:
+        return img
     cast = float(level.max() / level.min())
     if cast <= CAST:
         return img

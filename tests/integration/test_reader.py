@@ -219,7 +219,7 @@ def test_grey_and_turned_pictures_are_read(reader):
 TUNGSTEN = np.float32([0.55, 0.85, 1.1])  # a warm lamp's cast on a picture (B, G, R gains)
 
 
-def cast_levels(img: np.ndarray) -> float:
+def cast_ratio(img: np.ndarray) -> float:
     """How far apart ``img``'s channel levels are (shades of grey over the whole picture)."""
     level = np.mean((img.reshape(-1, 3) / np.float32(255)) ** 6, 0) ** (1 / 6)
     return float(level.max() / level.min())
@@ -229,17 +229,17 @@ def test_a_strong_colour_cast_is_taken_down_and_a_normal_picture_is_left_alone()
     img = cv2.imread(str(GOLDEN / "matteop65-valid_valid_10.jpg"))
     assert neutral(img) is img  # white light: untouched
     warm = np.clip(img * TUNGSTEN, 0, 255).astype(np.uint8)
-    assert cast_levels(warm) > 1.5
+    assert cast_ratio(warm) > 1.5
     out = neutral(warm)
     assert out.shape == warm.shape and out.dtype == np.uint8
-    assert cast_levels(out) == pytest.approx(NEUTRAL, abs=0.03) and NEUTRAL < CAST
+    assert cast_ratio(out) == pytest.approx(NEUTRAL, abs=0.03) and NEUTRAL < CAST
 
 
 def test_a_coloured_table_in_white_light_is_not_taken_for_a_cast():
     felt = np.zeros((480, 640, 3), np.uint8)
     felt[:] = (60, 130, 25)  # green felt (BGR)
     felt[200:240, 300:340] = 235  # one white die
-    assert cast_levels(felt) > CAST  # the whole picture's levels would call it a cast
+    assert cast_ratio(felt) > CAST  # the whole picture's levels would call it a cast
     assert neutral(felt) is felt  # the cast is measured on near-neutral pixels only
 
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import importlib.util
 import socket
+from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -52,6 +54,42 @@ def test_a_working_camera_reports_its_frame_size():
 def test_the_pi_camera_needs_picamera2_from_apt():
     c = doctor.check_camera("pi")
     assert c.level == "FAIL" and "python3-picamera2" in c.fix  # no picamera2 off the Pi
+
+
+TABLE = Path(__file__).parents[1] / "data" / "dice" / "matteop65-valid_valid_10.jpg"
+
+
+def test_the_light_on_the_table_is_checked_from_the_camera_frame():
+    table = cv2.imread(str(TABLE))  # two dice on a wooden desk in daylight
+    assert doctor.check_light(table).level == "ok"
+    grey = cv2.cvtColor(table, cv2.COLOR_BGR2GRAY)
+    c = doctor.check_light(grey)
+    assert c.level == "warn" and "grey" in c.detail and "colour camera" in c.fix
+    dim = (table * 0.3).astype(np.uint8)
+    c = doctor.check_light(dim)
+    assert c.level == "warn" and "dim" in c.detail and "white lamp" in c.fix
+    warm = np.clip(table * np.float32([0.55, 0.85, 1.1]), 0, 255).astype(np.uint8)
+    c = doctor.check_light(warm)
+    assert c.level == "warn" and "colour cast" in c.detail
+
+
+def test_the_light_is_checked_only_when_the_camera_gives_a_frame(monkeypatch, tmp_path):
+    from dataclasses import replace
+
+    from companion.config import Config
+
+    frame = cv2.imread(str(TABLE))
+
+    class Table(Fake):
+        def read(self):
+            return frame
+
+    monkeypatch.setattr("companion.vision.camera.open_camera", lambda spec: Table())
+    cfg = Config()
+    cfg = replace(cfg, storage=replace(cfg.storage, data_dir=str(tmp_path / "data")))
+    names = [c.name for c in doctor.run(cfg, camera="usb:0")]
+    assert names[:2] == ["camera", "light"]
+    assert "light" not in [c.name for c in doctor.run(cfg, camera="none")]
 
 
 def test_no_camera_is_a_warning_not_a_failure():
