@@ -280,6 +280,12 @@ def mined_negatives(rng, sets, models: Path, per_box: int = 4, names=("matteop65
     return out
 
 
+def sometimes(rng, share: float) -> bool:
+    """True ``share`` of the time; at 0 no random number is drawn, so an option left at its
+    default trains exactly as before it existed."""
+    return bool(share) and rng.random() < share
+
+
 def synthetic_crops(rng, n, numerals=2, sides=0.0):
     """``n`` rendered crops: pips, numerals and dots drawn 5 : ``numerals`` : 2. A ``sides``
     share of the scenes show their dice at a steeper slant with pips on the side faces."""
@@ -287,7 +293,7 @@ def synthetic_crops(rng, n, numerals=2, sides=0.0):
     weights = ("pips",) * 5 + ("numeral",) * numerals + ("dot",) * 2
     while len(crops) < n:
         mess, things = int(rng.integers(0, 6)), []
-        slanted = bool(sides) and rng.random() < sides  # no draw at 0: the default is as before
+        slanted = sometimes(rng, sides)
         img, dice = render.scene(
             rng, 256, 256, kinds=weights, mess=mess, things=things, sides=slanted
         )
@@ -339,7 +345,7 @@ def synthetic_photos(rng, n, size, sides=0.0):
     for _ in range(n):
         count = 0 if rng.random() < 0.08 else None
         mess = int(rng.integers(1, 10)) if rng.random() < 0.6 else 0
-        slanted = bool(sides) and rng.random() < sides  # no draw at 0: the default is as before
+        slanted = sometimes(rng, sides)
         img, dice = render.scene(
             rng, size, size, kinds=weights, count=count, mess=mess, sides=slanted
         )
