@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import struct
 from collections import Counter
 from pathlib import Path
 
@@ -68,6 +69,52 @@ def test_read_prints_one_json_object_per_image(config, tmp_path, capsys):
     drawn = cv2.imread(str(tmp_path / "drawn" / "roll1.png"))
     assert drawn.shape == (480, 640, 3)
     assert not np.array_equal(drawn, cv2.imread(str(paths[1])))
+
+
+def with_orientation(jpeg: bytes, orientation: int) -> bytes:
+    """``jpeg`` with an EXIF block whose one tag is Orientation, as a phone held upright
+    writes it (6: the picture is stored turned; a viewer turns it 90 degrees clockwise)."""
+    tiff = b"II*\x00" + struct.pack("<IH", 8, 1) + struct.pack("<HHII", 0x0112, 3, 1, orientation)
+    tiff += struct.pack("<I", 0)
+    app1 = b"\xff\xe1" + struct.pack(">H", 8 + len(tiff)) + b"Exif\x00\x00" + tiff
+    return jpeg[:2] + app1 + jpeg[2:]
+
+
+def test_read_takes_pictures_as_phones_and_editors_write_them(config, tmp_path, capsys):
+    """A JPEG a phone stored turned (EXIF orientation), a PNG with transparency, a 16-bit PNG
+    and a grey JPEG: each is read as a viewer shows it, boxes in that picture's pixels."""
+    rng = np.random.default_rng(5)
+    img, _ = render.scene(
+        rng, 480, 640, faces=[render.Face("pips", v) for v in (3, 5)], size_range=(60, 66)
+    )
+    turned = tmp_path / "phone.jpg"
+    turned.write_bytes(with_orientation(cv2.imencode(".jpg", img)[1].tobytes(), 6))
+    alpha = cv2.cvtColor(img, cv2.COLOR_BGR2BGRA)
+    alpha[..., 3] = 128
+    cv2.imwrite(str(tmp_path / "alpha.png"), alpha)
+    cv2.imwrite(str(tmp_path / "deep.png"), img.astype(np.uint16) * 257)
+    cv2.imwrite(str(tmp_path / "grey.jpg"), cv2.cvtColor(img, cv2.COLOR_BGR2GRAY))
+    names = ["phone.jpg", "alpha.png", "deep.png", "grey.jpg"]
+    argv = ["read", "--json", "--annotate", str(tmp_path / "drawn")]
+    assert main([*argv, *(str(tmp_path / n) for n in names)]) == 0
+    read = {
+        Path(line["image"]).name: line["dice"]
+        for line in map(json.loads, capsys.readouterr().out.splitlines())
+    }
+    for name in names:
+        assert sorted(d["value"] for d in read[name]) == [3, 5], name
+
+    def centre(d):
+        x0, y0, x1, y1 = d["box"]
+        return (x0 + x1) / 2, (y0 + y1) / 2
+
+    # upright, the stored picture's point (x, y) is at (479 - y, x): boxes follow the turn
+    upright = {d["value"]: centre(d) for d in read["phone.jpg"]}
+    for d in read["alpha.png"]:
+        x, y = centre(d)
+        ux, uy = upright[d["value"]]
+        assert abs(ux - (479 - y)) < 8 and abs(uy - x) < 8
+    assert cv2.imread(str(tmp_path / "drawn" / "phone.png")).shape == (640, 480, 3)
 
 
 def test_read_names_a_file_it_cannot_read(config, tmp_path, capsys):
