@@ -70,9 +70,14 @@ class Settler:
         ):
             self._rest = [frame] if frame.motion <= self.motion_limit else []
             return None
+        if len(self._rest) > self.still_frames:
+            # This rest was read already: only its newest frame is still needed (to see the
+            # dice move), so dice left on the table for an evening hold no more memory.
+            self._rest[-1] = frame
+            return None
         self._rest.append(frame)
         if len(self._rest) != self.still_frames:
-            return None  # not rested long enough, or this rest was already reported
+            return None  # not rested long enough, or this rest was already read
         if self._reported is not None and self._same_place(self._reported, frame.readings):
             return None  # the dice did not move: a hand passed over, not a new roll
         self._reported = frame.readings

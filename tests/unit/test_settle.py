@@ -1,5 +1,7 @@
 """Settling against replayed sequences: a hand, tumbling dice, rest, a second roll."""
 
+import tracemalloc
+
 from companion.vision.settle import Frame, Reading, Settler
 
 SPOTS = [(100, 100), (200, 100), (300, 100), (100, 200), (200, 200)]
@@ -46,6 +48,24 @@ def test_a_hand_passing_over_resting_dice_is_not_a_new_roll():
     rest = [Frame(dice([2, 2, 4, 6, 1])) for _ in range(5)]
     assert len(run(s, rest)) == 1
     assert run(s, [HAND, HAND, *rest]) == []
+
+
+def test_dice_left_at_rest_all_evening_hold_no_more_memory():
+    # An hour at 10 frames a second of dice left on the table, each frame read afresh.
+    s = Settler(expected=5, still_frames=5)
+    assert len(run(s, [Frame(dice([3, 5, 5, 1, 6])) for _ in range(10)])) == 1
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        for i in range(36_000):
+            s.feed(Frame(dice([3, 5, 5, 1, 6], jitter=i % 2)))
+        grown = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert grown < 1_000_000  # bytes; keeping every frame grew it by about 39 MB
+    moved = [(x + 60, y + 90) for x, y in SPOTS]
+    events = run(s, [HAND, *(Frame(dice([6, 6, 6, 1, 3], spots=moved)) for _ in range(5))])
+    assert [e.values for e in events] == [(6, 6, 6, 1, 3)]
 
 
 def test_dice_that_move_again_make_a_new_roll():
