@@ -63,6 +63,11 @@ class Settler:
     _rest: list[Frame] = field(default_factory=list)
     _reported: tuple[Reading, ...] | None = None
 
+    @property
+    def rested(self) -> bool:
+        """The dice have lain still long enough for this rest to be read."""
+        return len(self._rest) >= self.still_frames
+
     def feed(self, frame: Frame) -> Settled | None:
         """The event this frame completes, if any."""
         if frame.motion > self.motion_limit or (

@@ -25,15 +25,18 @@ log = logging.getLogger(__name__)
 
 
 def motion(prev: np.ndarray | None, frame: np.ndarray) -> tuple[float, np.ndarray]:
-    """Share of the picture that changed since ``prev`` (a small blurred grey copy)."""
+    """Share of the picture that changed since ``prev`` (a small blurred grey copy), and the
+    small blurred grey copy of ``frame``."""
     small = cv2.cvtColor(
         cv2.resize(frame, (160, 120), interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY
     )
     small = cv2.GaussianBlur(small, (5, 5), 0)
-    if prev is None:
-        return 1.0, small
-    changed = cv2.absdiff(prev, small) > 18
-    return float(changed.mean()), small
+    return (1.0 if prev is None else changed(prev, small)), small
+
+
+def changed(a: np.ndarray, b: np.ndarray) -> float:
+    """Share of the pixels of two small grey copies (``motion``) that differ."""
+    return float((cv2.absdiff(a, b) > 18).mean())
 
 
 def draw(img: np.ndarray, dice, title: str = "") -> np.ndarray:
@@ -88,12 +91,13 @@ class RollWatcher:
         self.status = "waiting for a roll"
         self.table = EmptyTable()  # learned when the camera sees the table empty
         self._prev: np.ndarray | None = None
+        self._last: tuple[np.ndarray, list] | None = None  # the last frame read, and its dice
 
     def step(self) -> Settled | None:
         frame = self.camera.read()
         if frame is None:
             self.status = "camera lost"
-            self._prev = None
+            self._prev = self._last = None
             self.table.forget()  # it may come back looking somewhere else
             return None
         moved, self._prev = motion(self._prev, frame)
@@ -101,9 +105,23 @@ class RollWatcher:
             self.settler.expected = self.expected()
         dice = []
         if moved <= self.settler.motion_limit:  # no need to read a moving picture
-            dice = self.table.check(frame, self.reader.read(frame), self.reader)
+            dice = self._read(frame, self._prev)
         event = self.settler.feed(
             Frame(tuple(Reading(d.box, d.value, d.confidence) for d in dice), moved)
         )
         self.status = "reading" if moved > self.settler.motion_limit else "waiting for a roll"
         return event
+
+    def _read(self, frame: np.ndarray, small: np.ndarray) -> list:
+        """The dice in a still frame. Once the settler has read this rest, a picture that is
+        the same as the last one read is not read again: dice left on the table between
+        turns cost next to nothing, and the Pi stays cool and free to serve the pages."""
+        if (
+            self._last is not None
+            and self.settler.rested
+            and changed(self._last[0], small) <= self.settler.motion_limit
+        ):
+            return self._last[1]
+        dice = self.table.check(frame, self.reader.read(frame), self.reader)
+        self._last = (small, dice)
+        return dice

@@ -158,6 +158,46 @@ def test_watch_says_when_the_count_is_wrong(config, rolls_folder, capsys):
     assert [e["message"] for e in events] == ["5 of 6 dice seen"] * 2
 
 
+class CountingReader(DiceReader):
+    """The shipped reader, counting the frames it reads."""
+
+    reads = 0
+
+    def read(self, img):
+        self.reads += 1
+        return super().read(img)
+
+
+def test_dice_left_at_rest_are_not_read_again_until_the_picture_changes(tmp_path):
+    frames = render.roll_sequence(99, ROLLS)
+    per_roll = len(frames) // len(ROLLS)
+    rng = np.random.default_rng(3)
+    # the first roll's dice left on the table for 40 frames, with a camera's sensor noise
+    left = [
+        np.clip(frames[per_roll - 1] + rng.normal(0, 2, frames[0].shape), 0, 255).astype(np.uint8)
+        for _ in range(40)
+    ]
+    replay = [*frames[:per_roll], *left, *frames[per_roll:]]
+    for i, frame in enumerate(replay):
+        cv2.imwrite(str(tmp_path / f"f{i:03d}.png"), frame)
+    reader = CountingReader()
+    watcher = RollWatcher(
+        CameraSupervisor(lambda: ReplayCamera(tmp_path, fps=0, loop=False)),
+        reader,
+        Settler(expected=5),
+    )
+    events = [watcher.step() for _ in range(per_roll)]
+    first_roll_reads = reader.reads
+    events += [watcher.step() for _ in left]
+    assert reader.reads == first_roll_reads  # the same picture: nothing read again
+    events += [watcher.step() for _ in range(per_roll)]
+    assert reader.reads > first_roll_reads  # the next roll is read
+    rolls = [e for e in events if e is not None]
+    assert len(rolls) == 2  # the dice left on the table were not a new roll
+    for event, truth in zip(rolls, ROLLS, strict=True):
+        assert not Counter(v for v in event.values if v is not None) - Counter(truth)
+
+
 def test_watch_without_a_camera_explains(config, capsys):
     assert main(["watch"]) == 2
     assert "no camera: pass --camera" in capsys.readouterr().err
