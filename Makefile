@@ -36,6 +36,7 @@ test: $(STAMP) $(CHROMIUM) $(SHELLCHECK) lint
 bench: $(STAMP)
 	$(BIN)/python -m companion bench engine
 	$(BIN)/python -m companion bench web
+	$(BIN)/python -m companion bench watch
 	$(BIN)/python -m companion bench vision --data $(DICE_DATA)
 
 # Retrain the dice models from the train splits and rendered scenes (PyTorch, CPU), then pick

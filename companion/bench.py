@@ -94,6 +94,10 @@ def run(what: str, args) -> int:
         from companion.bench_web import bench_web
 
         print(json.dumps(bench_web(args.clients, args.actions), indent=2))
+    elif what == "watch":
+        from companion.bench_watch import bench_watch
+
+        print(json.dumps(bench_watch(), indent=2))
     elif what == "vision":
         from companion.errors import CompanionError
         from companion.vision import evaluate

@@ -268,8 +268,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--camera", help="check this camera instead of the configured one")
     p.set_defaults(func=_cmd_doctor)
 
-    p = sub.add_parser("bench", help="measure speed and accuracy (engine, web, vision)")
-    p.add_argument("what", choices=["engine", "web", "vision"], help="what to measure")
+    p = sub.add_parser("bench", help="measure speed and accuracy (engine, web, watch, vision)")
+    p.add_argument("what", choices=["engine", "web", "watch", "vision"], help="what to measure")
     p.add_argument("--data", help="vision: folder of labelled photo sets (../shared/data/dice)")
     p.add_argument(
         "--split",

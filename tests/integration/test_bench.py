@@ -14,3 +14,12 @@ def test_every_live_page_receives_every_update():
 
     out = bench_web(clients=4, actions=6)
     assert (out["deliveries"], out["missing"]) == (24, 0)
+
+
+def test_the_camera_loop_benchmark_reports_one_roll_and_each_phase():
+    from companion.bench_watch import bench_watch
+
+    out = bench_watch(rest_frames=12)
+    assert (out["rolls_reported"], out["rolls_read_right"]) == (1, 1)
+    assert out["moving_frames"] > 0 and out["reading_frames"] > 0 and out["at_rest_frames"] > 0
+    assert out["frames"] == out["moving_frames"] + out["reading_frames"] + out["at_rest_frames"]
