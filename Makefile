@@ -45,7 +45,8 @@ bench: $(STAMP)
 # each continuing from the one before at a lower learning rate; the two train side by side,
 # one thread each. The classifier's third stage waits for both second
 # stages: their pair finds the hard "not a die" crops it learns from; its fourth and fifth
-# stages are for numeral faces. About three hours on 2 cores.
+# stages are for numeral faces. The classifier is then quantized to 8-bit integers
+# (models/recipe/quantize.py), calibrated on crops of the train dice. About three hours on 2 cores.
 # `make model MODELS=DIR` writes a candidate into DIR instead of over the shipped models;
 # compare it with `companion bench vision --split dev --models DIR`.
 TRAIN := $(BIN)/python models/recipe/train.py --data $(DICE_DATA) --threads 1
@@ -62,6 +63,9 @@ model: $(STAMP)
 	$(BIN)/pip install --quiet -e '.[dev,train]'
 	rm -rf $(CKPT)
 	$(MAKE) -j2 model-detector model-faces
+	cp $(MODELS)/dice-faces.onnx $(CKPT)/dice-faces-float.onnx
+	$(BIN)/python models/recipe/quantize.py --data $(DICE_DATA) \
+		--float $(CKPT)/dice-faces-float.onnx --out $(MODELS)/dice-faces.onnx
 	$(BIN)/python -m companion bench vision --data $(DICE_DATA) --calibrate --models $(MODELS)
 
 $(DETECTOR2)/detector.pt:
