@@ -40,7 +40,8 @@ SAME_DIE = 0.6  # peaks closer than this share of a found die's size are that di
 # detector learned at its 512 px input (about 10 to 100 px there); a second, coarse pass sees
 # the picture at 160 px, where such a die is 32 px or more, inside the learned range.
 CLOSE_UP = 0.2
-COARSE_SIZE = 160  # a multiple of 32, the detector's coarsest stride
+STRIDE_COARSEST = 32  # the detector's coarsest stride: its input sides are multiples of it
+COARSE_SIZE = 160  # a multiple of STRIDE_COARSEST
 # A wide shot: in a big picture, a die under this share of its longer side is under about
 # 20 px at the detector's input, where it is mostly missed; overlapping tiles of TILE source
 # pixels, each read at the detector's full input, see it larger.
@@ -119,15 +120,24 @@ def neutral(img: np.ndarray) -> np.ndarray:
     return cv2.merge([cv2.LUT(img[..., c], lut[:, c]) for c in range(3)])
 
 
-def letterbox(img: np.ndarray, size: int = DETECT_SIZE) -> tuple[np.ndarray, float]:
-    """``img`` scaled to fit a ``size`` square (top-left, grey padding), and the scale used."""
+def letterbox(
+    img: np.ndarray, size: int = DETECT_SIZE, multiple: int | None = None
+) -> tuple[np.ndarray, float]:
+    """``img`` scaled to fit a ``size`` square (top-left, grey padding), and the scale used.
+    With ``multiple``, the padding only rounds each side up to a multiple of it: a
+    rectangle, so no time is spent on padding."""
     h, w = img.shape[:2]
     scale = size / max(h, w)
     nh, nw = max(1, round(h * scale)), max(1, round(w * scale))
     small = cv2.resize(
         img, (nw, nh), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
     )
-    out = np.full((size, size, 3), 114, np.uint8)
+    oh, ow = (
+        (size, size)
+        if multiple is None
+        else (-(-nh // multiple) * multiple, -(-nw // multiple) * multiple)
+    )
+    out = np.full((oh, ow, 3), 114, np.uint8)
     out[:nh, :nw] = small
     return out, scale
 
@@ -312,7 +322,10 @@ class DiceReader:
         ``detect_threshold``), strongest first, with the picture letterboxed to ``size`` (by
         default ``detect_size``)."""
         img = as_bgr(img)
-        boxed, scale = letterbox(img, size or self.detect_size)
+        # A free-size detector reads the picture's own shape (to a multiple of its coarsest
+        # stride): a 640x480 frame at 512x384, not on a square that is a quarter padding.
+        multiple = None if self.coarse_size is None else STRIDE_COARSEST
+        boxed, scale = letterbox(img, size or self.detect_size, multiple)
         out = self._detector.run(None, {"image": to_tensor(boxed[None])})[0][0]
         limit = self.detect_threshold if threshold is None else threshold
         return decode(out, limit, scale, img.shape[:2])

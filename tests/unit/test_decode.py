@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from companion.vision.reader import STRIDE, _apart, decode
+from companion.vision.reader import (
+    STRIDE,
+    STRIDE_COARSEST,
+    DiceReader,
+    _apart,
+    decode,
+    letterbox,
+)
 
 CELLS = 64
 
@@ -46,3 +53,32 @@ def test_a_faint_box_must_lie_a_whole_die_from_a_stronger_one():
     assert not _apart((130, 110, 190, 170), die)  # a second peak on the same die, or its side
     assert _apart((161, 100, 221, 160), die)  # the die beside it
     assert not _apart((150, 100, 170, 120), die)  # small, but its centre is inside the die
+
+
+def test_the_detector_reads_a_frame_at_its_own_shape_not_a_square():
+    # A 640x480 camera frame is read at 512x384: a square would spend a quarter of the
+    # detector's time on padding. Each side is rounded up to the coarsest stride.
+    frame = np.full((480, 640, 3), 200, np.uint8)
+    boxed, scale = letterbox(frame, 512, STRIDE_COARSEST)
+    assert boxed.shape == (384, 512, 3) and scale == 0.8
+    tall, _ = letterbox(np.zeros((1000, 300, 3), np.uint8), 512, STRIDE_COARSEST)
+    assert tall.shape == (512, 160, 3)  # 154 px of picture, then grey to 160
+    assert (tall[:, 154:] == 114).all() and (tall[:, :154] == 0).all()
+    # Without a stride (training's crops, a fixed-size detector): the square, as before.
+    assert letterbox(frame, 512)[0].shape == (512, 512, 3)
+
+
+def test_the_shipped_reader_gives_its_detector_the_frame_shape():
+    reader = DiceReader()
+    shapes = []
+    run = reader._detector.run
+
+    class Seen:  # the detector session, noting each input's shape
+        def run(self, names, feed):
+            shapes.append(feed["image"].shape)
+            return run(names, feed)
+
+    reader._detector = Seen()
+    reader.read(np.full((480, 640, 3), 200, np.uint8))
+    assert shapes[0] == (1, 3, 384, 512)  # the full pass; then the coarse one
+    assert shapes[1] == (1, 3, 128, 160)
