@@ -7,7 +7,9 @@ camera was unsure of, or with the wrong number of dice, is not entered: it waits
 as ``pending`` for a person to confirm or correct it on the table page or a phone.
 
 ``state`` is what the table page shows: "no camera", "waiting for a roll",
-"reading", "needs confirmation", "camera lost", with ``message`` saying more.
+"reading", "needs confirmation", "camera lost", or "dice not read" (the camera cannot
+be used to read dice: a taught die to teach again, models that will not load), with
+``message`` saying more.
 """
 
 from __future__ import annotations
@@ -26,10 +28,15 @@ log = logging.getLogger(__name__)
 
 
 class Device:
-    def __init__(self, hub: Hub, watcher=None):
+    def __init__(self, hub: Hub, watcher=None, problem: str = ""):
+        """``problem``: why there is no ``watcher`` although a camera was asked for."""
         self.hub, self.watcher = hub, watcher
-        self.state = "no camera" if watcher is None else "waiting for a roll"
-        self.message = "" if watcher is not None else "enter rolls by hand"
+        if problem:
+            said = problem if problem.endswith(".") else f"{problem}."
+            self.state, self.message = "dice not read", f"{said} Enter rolls by hand meanwhile."
+        else:
+            self.state = "no camera" if watcher is None else "waiting for a roll"
+            self.message = "" if watcher is not None else "enter rolls by hand"
         self.pending: dict | None = None
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None

@@ -35,6 +35,7 @@ STATE_LED = {
     "reading": "reading",
     "needs confirmation": "attention",
     "camera lost": "error",
+    "dice not read": "error",
     "storage problem": "error",
 }
 

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import fcntl
+import logging
 import socket
 import struct
 from pathlib import Path
 
 from companion.engine.store import EventStore
+
+log = logging.getLogger(__name__)
 
 # One thread per open page (live updates hold a connection each): 12 phones, a
 # table view, and room for requests while they are all connected.
@@ -68,8 +71,16 @@ def start_device(
     if camera == "none":
         return Device(hub)
     from companion.vision.camera import CameraSupervisor, open_camera
-    from companion.vision.reader import DiceReader
+    from companion.vision.reader import DiceReader, VisionError
     from companion.vision.watch import RollWatcher
+
+    try:
+        reader = DiceReader(min_confidence=min_confidence, custom=custom)
+    except VisionError as exc:
+        # A die taught with an earlier model, or models that will not load: the games and
+        # the phones go on, with rolls entered by hand, and the table page says what to do.
+        log.error("device: cannot read dice: %s", exc)
+        return Device(hub, problem=str(exc))
 
     if camera == "demo":
         from companion.demo import open_demo_camera
@@ -82,7 +93,6 @@ def start_device(
         supervisor = CameraSupervisor(lambda: open_demo_camera(folder, wants_roll))
     else:
         supervisor = CameraSupervisor(lambda: open_camera(camera))
-    reader = DiceReader(min_confidence=min_confidence, custom=custom)
 
     def expected() -> int | None:
         game_id = hub.active_game()

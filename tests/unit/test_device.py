@@ -96,3 +96,23 @@ def test_without_a_camera_the_pages_are_told_to_enter_rolls_by_hand(tmp_path):
         "message": "enter rolls by hand",
         "pending": None,
     }
+
+
+def test_a_die_taught_with_an_earlier_model_stops_the_camera_not_the_games(tmp_path):
+    # A new version of the dice model makes a taught die unreadable until it is taught again:
+    # the service goes on (phones, scores, rolls by hand) and says what to do.
+    import numpy as np
+
+    from companion.serve import start_device
+    from companion.vision.reader import CustomDice
+
+    hub = Hub(EventStore(tmp_path / "g.db"))
+    session = hub.create("first-island", 2, {"variant": "easy"})
+    old = CustomDice("old", {"fish": np.eye(64)[0]}, model="0123456789abcdef/grey")
+    device = start_device(hub, "replay:/nowhere@5", tmp_path / "g.db", custom=old)
+    assert device.watcher is None and device.state == "dice not read"
+    assert "companion teach old" in device.message
+    assert device.message.endswith("`companion teach old`. Enter rolls by hand meanwhile.")
+    assert hub.device_json()["state"] == "dice not read"
+    session.act({"type": "dice_rolled", "values": [1, 2, 3, 4, 5], "source": "manual"})
+    assert rolls(session)[0]["values"] == [1, 2, 3, 4, 5]

@@ -35,6 +35,7 @@
     reading: ["Camera: reading the dice…", ""],
     "needs confirmation": ["Camera: please confirm the roll.", " attention"],
     "camera lost": ["Camera lost.", " error"],
+    "dice not read": ["The camera cannot read dice:", " error"],
   };
 
   function showDevice(g) {
