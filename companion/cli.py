@@ -55,6 +55,12 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     cfg = args.cfg
     data_dir = Path(args.data_dir or cfg.storage.data_dir).expanduser()
     database = data_dir / ("demo.db" if args.demo else "games.db")
+    custom, die_problem = None, ""
+    if not args.demo:
+        try:
+            custom = _custom_die(args)
+        except CompanionError as exc:  # the games go on; the table page says what to do
+            die_problem = str(exc)
     serve(
         args.host or cfg.web.host,
         args.port or cfg.web.port,
@@ -63,7 +69,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         mdns=cfg.web.mdns and not args.no_mdns,
         camera=args.camera or ("demo" if args.demo else cfg.camera.source),
         min_confidence=cfg.vision.min_confidence or None,
-        custom=None if args.demo else _custom_die(args),
+        custom=custom,
+        die_problem=die_problem,
         gpio=cfg.gpio,
     )
     return 0

@@ -167,6 +167,24 @@ def check_models() -> Check:
     return Check("models", "ok", f"dice models load and read a blank frame in {ms:.0f} ms")
 
 
+def check_taught_die(name: str, data_dir: Path) -> Check:
+    """The die named by ``[vision] die``: there, and taught with the installed dice model."""
+    from companion.errors import CompanionError
+    from companion.vision.reader import CustomDice, DiceReader
+    from companion.vision.teach import die_path
+
+    teach = f"companion teach {name} (then restart: sudo systemctl restart companion)"
+    try:
+        path = die_path(data_dir, name)
+        if not path.exists():
+            return Check("taught die", "FAIL", f"no taught die called {name!r} at {path}", teach)
+        die = CustomDice.load(path)
+        DiceReader(custom=die)
+    except (CompanionError, OSError, ValueError) as exc:
+        return Check("taught die", "FAIL", str(exc), teach)
+    return Check("taught die", "ok", f"{name!r}: {len(die.faces)} faces, for this dice model")
+
+
 def check_data(data_dir: Path) -> list[Check]:
     try:
         data_dir.mkdir(parents=True, exist_ok=True)
@@ -234,6 +252,7 @@ def run(cfg: Config, camera: str | None = None) -> list[Check]:
         *(check_light(frame) for frame in frames),
         check_pins(cfg.gpio.mock),
         check_models(),
+        *([check_taught_die(cfg.vision.die, data_dir)] if cfg.vision.die else []),
         *check_data(data_dir),
         check_port(cfg.web.host, cfg.web.port),
         check_clock(),

@@ -64,12 +64,17 @@ def start_device(
     demo: bool = False,
     min_confidence: float | None = None,
     custom=None,
+    die_problem: str = "",
 ):
-    """The camera's rolls feeding ``hub``'s active game (a Device; started)."""
+    """The camera's rolls feeding ``hub``'s active game (a Device; started).
+    ``die_problem``: why the taught die asked for could not be loaded."""
     from companion.device import Device
 
     if camera == "none":
         return Device(hub)
+    if die_problem:  # standard dice would misread a taught die's symbols: read nothing
+        log.error("device: cannot read dice: %s", die_problem)
+        return Device(hub, problem=die_problem)
     from companion.vision.camera import CameraSupervisor, open_camera
     from companion.vision.reader import DiceReader, VisionError
     from companion.vision.watch import RollWatcher
@@ -143,6 +148,7 @@ def serve(
     camera: str = "none",
     min_confidence: float | None = None,
     custom=None,
+    die_problem: str = "",
     gpio=None,
 ) -> None:
     from waitress import serve as waitress_serve
@@ -176,7 +182,13 @@ def serve(
         else (lambda: None)
     )
     device = start_device(
-        hub, camera, database, demo=demo, min_confidence=min_confidence, custom=custom
+        hub,
+        camera,
+        database,
+        demo=demo,
+        min_confidence=min_confidence,
+        custom=custom,
+        die_problem=die_problem,
     )
     print(
         f"  camera: {'the demo replay of rolled dice' if camera == 'demo' else camera}", flush=True

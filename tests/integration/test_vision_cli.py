@@ -404,3 +404,51 @@ def test_a_die_taught_with_another_model_must_be_taught_again(config, tmp_path, 
     saved["model"] = None
     (dice / "old.json").write_text(json.dumps(saved))
     assert main(["read", "--die", "old", str(tmp_path / "one.png")]) == 0
+
+
+def test_serve_with_a_taught_die_it_cannot_find_keeps_serving(tmp_path):
+    # `[vision] die` names a die that is not there (or was taught with an earlier model):
+    # the service must not exit (systemd would restart it in a loop, and the scoreboard
+    # with it). It serves, rolls are entered by hand, and the log says what to do.
+    import os
+    import socket
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    cv2.imwrite(str(frames / "f0.png"), np.full((480, 640, 3), 128, np.uint8))
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    (tmp_path / "c.toml").write_text(
+        f'[storage]\ndata_dir = "{tmp_path / "data"}"\n'
+        f'[camera]\nsource = "replay:{frames}@5"\n[vision]\ndie = "nosuch"\n'
+    )
+    env = {**os.environ, "COMPANION_CONFIG": str(tmp_path / "c.toml")}
+    cmd = [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1"]
+    server = subprocess.Popen(
+        [*cmd, "--port", str(port), "--no-mdns"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        status = None
+        for _ in range(150):
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/games", timeout=2) as r:
+                    status = r.status
+                break
+            except OSError:
+                assert server.poll() is None, server.communicate()[0]
+                time.sleep(0.2)
+        assert status == 200
+    finally:
+        server.terminate()
+        out, _ = server.communicate(timeout=20)
+    assert "cannot read dice: no taught die called 'nosuch'" in out, out
+    assert "companion teach nosuch" in out

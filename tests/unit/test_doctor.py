@@ -125,3 +125,19 @@ def test_mock_pins_when_asked():
 
 def test_camera_errors_are_camera_errors():
     assert isinstance(explain(OSError("x"), "cam"), CameraError)
+
+
+def test_the_taught_die_in_the_config_is_checked_against_the_dice_model(tmp_path):
+    from companion.vision.reader import CustomDice, DiceReader
+
+    data = tmp_path / "data"
+    missing = doctor.check_taught_die("tribes", data)
+    assert missing.level == "FAIL" and "no taught die called 'tribes'" in missing.detail
+    assert missing.fix.startswith("companion teach tribes")
+    (data / "dice").mkdir(parents=True)
+    faces = {"fish": np.eye(64)[0], "wood": np.eye(64)[1]}
+    CustomDice("tribes", faces, model="0123456789abcdef/grey").save(data / "dice/tribes.json")
+    stale = doctor.check_taught_die("tribes", data)
+    assert stale.level == "FAIL" and "another version of the dice model" in stale.detail
+    CustomDice("tribes", faces, model=DiceReader().teach_id).save(data / "dice/tribes.json")
+    assert doctor.check_taught_die("tribes", data).level == "ok"
