@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import subprocess
+import time
+import urllib.request
+
 from companion.engine.game import DiceRolled
 from companion.games.first_island.model import Cell
 
@@ -20,3 +24,18 @@ def cells(*items):
 
 def roll(*values):
     return DiceRolled(tuple(values), source="test")
+
+
+def get_when_up(url: str, server: subprocess.Popen, seconds: float = 60.0) -> str:
+    """The body of ``url`` once ``server`` (a process just started) answers it; fails if the
+    process exits first or never answers."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        try:
+            with urllib.request.urlopen(url, timeout=2) as r:
+                return r.read().decode()
+        except OSError:
+            if server.poll() is not None:
+                raise AssertionError(f"the server exited (code {server.returncode})") from None
+            time.sleep(0.2)
+    raise AssertionError(f"nothing answered {url} in {seconds:.0f} s")

@@ -8,12 +8,12 @@ import shutil
 import socket
 import subprocess
 import sys
-import time
-import urllib.request
 import zipfile
 from pathlib import Path
 
 import pytest
+
+from tests.helpers import get_when_up
 
 pytestmark = pytest.mark.integration
 REPO = Path(__file__).parents[2]
@@ -122,15 +122,7 @@ def test_the_wheel_runs_doctor_and_the_demo_from_a_fresh_venv(wheel, tmp_path):
         text=True,
     )
     try:
-        body = None
-        for _ in range(300):
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=2) as r:
-                    body = r.read().decode()
-                break
-            except OSError:
-                time.sleep(0.2)
-        assert body is not None and "Table Companion" in body
+        assert "Table Companion" in get_when_up(f"http://127.0.0.1:{port}/", server)
     finally:
         server.terminate()
         out, _ = server.communicate(timeout=20)

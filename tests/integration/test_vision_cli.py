@@ -22,6 +22,7 @@ from companion.vision.reader import DiceReader
 from companion.vision.settle import Settler
 from companion.vision.watch import RollWatcher
 from companion.web.hub import Hub
+from tests.helpers import get_when_up
 
 pytestmark = pytest.mark.integration
 ROLLS = [[1, 2, 3, 4, 5], [6, 6, 2, 3, 1]]
@@ -414,8 +415,6 @@ def test_serve_with_a_taught_die_it_cannot_find_keeps_serving(tmp_path):
     import socket
     import subprocess
     import sys
-    import time
-    import urllib.request
 
     frames = tmp_path / "frames"
     frames.mkdir()
@@ -437,16 +436,7 @@ def test_serve_with_a_taught_die_it_cannot_find_keeps_serving(tmp_path):
         text=True,
     )
     try:
-        status = None
-        for _ in range(150):
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/games", timeout=2) as r:
-                    status = r.status
-                break
-            except OSError:
-                assert server.poll() is None, server.communicate()[0]
-                time.sleep(0.2)
-        assert status == 200
+        assert get_when_up(f"http://127.0.0.1:{port}/api/games", server).startswith("[")
     finally:
         server.terminate()
         out, _ = server.communicate(timeout=20)
