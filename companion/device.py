@@ -7,9 +7,9 @@ camera was unsure of, or with the wrong number of dice, is not entered: it waits
 as ``pending`` for a person to confirm or correct it on the table page or a phone.
 
 ``state`` is what the table page shows: "no camera", "waiting for a roll",
-"reading", "needs confirmation", "camera lost", or "dice not read" (the camera cannot
-be used to read dice: a taught die to teach again, models that will not load), with
-``message`` saying more.
+"reading", "needs confirmation", "camera lost", "storage problem" (a roll read but not
+saved: the disk is full), or "dice not read" (the camera cannot be used to read dice: a
+taught die to teach again, models that will not load), with ``message`` saying more.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 from companion.engine.game import DiceRolled
-from companion.errors import CompanionError
+from companion.errors import CompanionError, StorageError
 from companion.vision.settle import Settled
 from companion.web.hub import Hub
 
@@ -106,6 +106,14 @@ class Device:
                 return
             try:
                 s.act(action)
+            except StorageError as exc:  # nothing was saved: the roll waits, the red LED is lit
+                self._set(
+                    "storage problem",
+                    f"the camera read {list(values)} but could not save it ({exc.message}). "
+                    "Free some space, then confirm the roll.",
+                    pending={"game_id": game_id, "values": list(values)},
+                )
+                return
             except CompanionError as exc:
                 self._set(
                     "needs confirmation",

@@ -116,3 +116,30 @@ def test_a_die_taught_with_an_earlier_model_stops_the_camera_not_the_games(tmp_p
     assert hub.device_json()["state"] == "dice not read"
     session.act({"type": "dice_rolled", "values": [1, 2, 3, 4, 5], "source": "manual"})
     assert rolls(session)[0]["values"] == [1, 2, 3, 4, 5]
+
+
+def test_a_roll_the_full_disk_cannot_save_waits_and_lights_the_error_led(rig):
+    from companion.errors import StorageError
+
+    device, session, seen = rig
+    hub = device.hub
+    other = hub.create("first-island", 2, {"variant": "easy"})  # fills the disk below
+    conn = session.store._conn()
+    pages = conn.execute("PRAGMA page_count").fetchone()[0]
+    conn.execute(f"PRAGMA max_page_count = {pages}")  # the disk is full from here
+    roll = {"type": "dice_rolled", "values": [6, 6, 6, 6, 6], "source": "manual"}
+    try:
+        with pytest.raises(StorageError):
+            for _ in range(2000):  # the other game's rolls fill the pages the limit allows
+                other.act(roll)
+                other.undo()
+        hub.set_active(session.game_id)  # the game at the table, not the one that filled it
+        before = len(session.entries)
+        device.on_settled(Settled("roll", (1, 2, 3, 4, 5), 0.95))
+        assert device.state == "storage problem" and "Free some space" in device.message
+        assert device.pending == {"game_id": session.game_id, "values": [1, 2, 3, 4, 5]}
+        assert len(session.entries) == before and seen[-1]["state"] == "storage problem"
+    finally:
+        conn.execute("PRAGMA max_page_count = 1073741823")
+    session.act({"type": "dice_rolled", "values": [1, 2, 3, 4, 5], "source": "confirmed"})
+    assert device.pending is None and device.state == "waiting for a roll"

@@ -36,6 +36,7 @@
     "needs confirmation": ["Camera: please confirm the roll.", " attention"],
     "camera lost": ["Camera lost.", " error"],
     "dice not read": ["The camera cannot read dice:", " error"],
+    "storage problem": ["Storage problem:", " error"],
   };
 
   function showDevice(g) {
