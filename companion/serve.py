@@ -72,20 +72,21 @@ def start_device(
 
     if camera == "none":
         return Device(hub)
-    if die_problem:  # standard dice would misread a taught die's symbols: read nothing
-        log.error("device: cannot read dice: %s", die_problem)
-        return Device(hub, problem=die_problem)
     from companion.vision.camera import CameraSupervisor, open_camera
     from companion.vision.reader import DiceReader, VisionError
     from companion.vision.watch import RollWatcher
 
-    try:
-        reader = DiceReader(min_confidence=min_confidence, custom=custom)
-    except VisionError as exc:
-        # A die taught with an earlier model, or models that will not load: the games and
-        # the phones go on, with rolls entered by hand, and the table page says what to do.
-        log.error("device: cannot read dice: %s", exc)
-        return Device(hub, problem=str(exc))
+    problem = die_problem  # standard dice would misread a taught die's symbols: read nothing
+    if not problem:
+        try:
+            reader = DiceReader(min_confidence=min_confidence, custom=custom)
+        except VisionError as exc:  # a die taught with an earlier model, broken models
+            problem = str(exc)
+    if problem:
+        # The games and the phones go on, with rolls entered by hand, and the table page
+        # (and the red LED) says what to do.
+        log.error("device: cannot read dice: %s", problem)
+        return Device(hub, problem=problem)
 
     if camera == "demo":
         from companion.demo import open_demo_camera
