@@ -87,17 +87,9 @@ def _custom_die(args: argparse.Namespace):
     name = args.die if args.die is not None else args.cfg.vision.die
     if not name:
         return None
-    from companion.vision.reader import CustomDice
-    from companion.vision.teach import die_path
+    from companion.vision.teach import load_die
 
-    path = die_path(Path(args.cfg.storage.data_dir).expanduser(), name)
-    if not path.exists():
-        raise CompanionError(
-            f"no taught die called {name!r} (looked for {path}); teach it with "
-            f"`companion teach {name}`",
-            code="vision/unknown-die",
-        )
-    return CustomDice.load(path)
+    return load_die(Path(args.cfg.storage.data_dir).expanduser(), name)
 
 
 def _reader(args: argparse.Namespace):

@@ -170,15 +170,12 @@ def check_models() -> Check:
 def check_taught_die(name: str, data_dir: Path) -> Check:
     """The die named by ``[vision] die``: there, and taught with the installed dice model."""
     from companion.errors import CompanionError
-    from companion.vision.reader import CustomDice, DiceReader
-    from companion.vision.teach import die_path
+    from companion.vision.reader import DiceReader
+    from companion.vision.teach import load_die
 
     teach = f"companion teach {name} (then restart: sudo systemctl restart companion)"
     try:
-        path = die_path(data_dir, name)
-        if not path.exists():
-            return Check("taught die", "FAIL", f"no taught die called {name!r} at {path}", teach)
-        die = CustomDice.load(path)
+        die = load_die(data_dir, name)
         DiceReader(custom=die)
     except (CompanionError, OSError, ValueError) as exc:
         return Check("taught die", "FAIL", str(exc), teach)

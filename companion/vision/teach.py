@@ -47,6 +47,18 @@ def die_path(data_dir: Path, name: str) -> Path:
     return data_dir / "dice" / f"{check_name(name)}.json"
 
 
+def load_die(data_dir: Path, name: str) -> CustomDice:
+    """The die taught as ``name`` under ``data_dir``; a clear error if there is none."""
+    path = die_path(data_dir, name)
+    if not path.exists():
+        raise VisionError(
+            f"no taught die called {name!r} (looked for {path}); teach it with "
+            f"`companion teach {name}`",
+            code="vision/unknown-die",
+        )
+    return CustomDice.load(path)
+
+
 def embed_show(reader: DiceReader, img: np.ndarray) -> np.ndarray:
     """The embedding of the one die in ``img`` (the most certain die if several)."""
     img = as_bgr(img)
