@@ -31,9 +31,12 @@ class Device:
     def __init__(self, hub: Hub, watcher=None, problem: str = ""):
         """``problem``: why there is no ``watcher`` although a camera was asked for."""
         self.hub, self.watcher = hub, watcher
+        # A standing fault's explanation, kept in the message whatever the button does.
+        self.standing = ""
         if problem:
             said = problem if problem.endswith(".") else f"{problem}."
-            self.state, self.message = "dice not read", f"{said} Enter rolls by hand meanwhile."
+            self.standing = f"{said} Enter rolls by hand meanwhile."
+            self.state, self.message = "dice not read", self.standing
         else:
             self.state = "no camera" if watcher is None else "waiting for a roll"
             self.message = "" if watcher is not None else "enter rolls by hand"
@@ -146,14 +149,16 @@ class Device:
     def _button(self, do: Callable, done: str) -> None:
         game_id = self.hub.active_game()
         if game_id is None:
-            self._set(self.state, "button: no game is open; start one in the lobby")
-            return
-        try:
-            do(self.hub.session(game_id))
-        except CompanionError as exc:
-            self._set(self.state, f"button: {exc.message}")
-            return
-        self._set(self.state, f"button: {done}")
+            said = "no game is open; start one in the lobby"
+        else:
+            try:
+                do(self.hub.session(game_id))
+                said = done
+            except CompanionError as exc:
+                said = exc.message
+        self._set(
+            self.state, f"{self.standing} (button: {said})" if self.standing else f"button: {said}"
+        )
 
     # -- the loop ----------------------------------------------------------------------
     def step(self) -> None:

@@ -143,3 +143,19 @@ def test_a_roll_the_full_disk_cannot_save_waits_and_lights_the_error_led(rig):
         conn.execute("PRAGMA max_page_count = 1073741823")
     session.act({"type": "dice_rolled", "values": [1, 2, 3, 4, 5], "source": "confirmed"})
     assert device.pending is None and device.state == "waiting for a roll"
+
+
+def test_the_button_does_not_wipe_out_why_dice_are_not_read(tmp_path):
+    hub = Hub(EventStore(tmp_path / "g.db"))
+    session = hub.create("first-island", 2, {"variant": "easy"})
+    device = Device(hub, problem="teach it again with `companion teach old`")
+    device.press()
+    assert device.state == "dice not read"
+    assert device.message.startswith("teach it again with `companion teach old`. Enter rolls")
+    assert "meanwhile. (button: " in device.message  # what the press did, after the fault
+    session.act({"type": "dice_rolled", "values": [1, 2, 3, 4, 5], "source": "manual"})
+    device.hold()
+    assert (
+        "companion teach old" in device.message
+        and "(button: undid the last action)" in device.message
+    )
