@@ -373,9 +373,10 @@ class DiceReader:
         """Every die in ``img``, left to right then top to bottom.
 
         A faint peak (heat from ``faint_threshold`` up to ``detect_threshold``) is a die
-        only when the classifier reads a face on it with confidence and it lies a whole die
-        away from every stronger die: a small or oblique die the detector is unsure of, but
-        never an unsure box of its own, nor a second box on a die already found. A close-up
+        only when the classifier reads a face on it with confidence and no stronger die's box
+        holds its centre, nor its box a stronger die's centre: a small or oblique die the
+        detector is unsure of, or one touching another in a heap, but never an unsure box of
+        its own, nor a second box on a die already found. A close-up
         die is found by a coarse second pass (``_close_ups``), and in a big picture the
         small dice tile by tile (``_small_dice``)."""
         img = as_bgr(img)
@@ -570,8 +571,10 @@ def centre_inside(a, b) -> bool:
 
 
 def _apart(a, b) -> bool:
-    """Whether the centres of boxes ``a`` and ``b`` are at least a die (the larger) apart."""
-    return _centres_apart(a, b) >= 1
+    """Whether boxes ``a`` and ``b`` are two dice: neither's centre inside the other's box.
+    Dice cannot overlap, so a second peak on a die (or on its side face) lies inside its
+    box, while a die touching it has its centre outside, often under a whole die away."""
+    return not centre_inside(a, b) and not centre_inside(b, a)
 
 
 SMALLEST = 0.5  # of the taught dice's median side; chosen on rendered teach sets
