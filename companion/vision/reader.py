@@ -34,6 +34,9 @@ DETECT_SIZE = 512  # the detector's input side when training (the model fixes it
 STRIDE = 4  # detector output cell, in input pixels
 CROP_SIZE = 48  # the face classifier's input side
 CROP_MARGIN = 0.12  # share of the box side added around a die before it is read
+# The most a crop's linear warp shrinks a picture (about the median of the crops trained on);
+# a bigger die is first shrunk with the area filter (``crop_die``).
+MAX_SHRINK = 2.0
 TURNS = 4  # quarter turns of each crop the classifier reads (their answers are averaged)
 SAME_DIE = 0.6  # peaks closer than this share of a found die's size are that die again
 # A close-up: a die this share of the picture's longer side or more is past the sizes the
@@ -159,7 +162,8 @@ def crop_die(
     margin: float = CROP_MARGIN,
     shape: np.ndarray | None = None,
 ) -> np.ndarray:
-    """A ``size`` square crop centred on ``box``, its side the box's longer side plus margins.
+    """A ``size`` square crop centred on ``box``, its side the box's longer side plus margins
+    (a big die first shrunk with the area filter: any size of picture gives the same crop).
 
     ``shape``, a 2x2 matrix, turns or squashes the crop about its centre (training uses it).
     """
@@ -167,6 +171,23 @@ def crop_die(
     side = max(x1 - x0, y1 - y0) * (1 + 2 * margin)
     centre = np.array([(x0 + x1) / 2, (y0 + y1) / 2])
     a = size / max(side, 1.0) * (np.eye(2) if shape is None else shape)
+    extra = side / size / MAX_SHRINK
+    if extra > 1:
+        # A linear warp samples four pixels, so shrinking a big die by much aliases its
+        # pips and grain. The die's neighbourhood (wide enough for any turn) is first shrunk
+        # with the area filter, leaving the warp to shrink by MAX_SHRINK at most.
+        h, w = img.shape[:2]
+        reach = side  # a turned or squashed crop (training) reaches past side / 2
+        left, top = max(0, int(centre[0] - reach)), max(0, int(centre[1] - reach))
+        right, bottom = min(w, int(centre[0] + reach) + 1), min(h, int(centre[1] + reach) + 1)
+        if right - left >= 2 and bottom - top >= 2:
+            nw, nh = max(1, round((right - left) / extra)), max(1, round((bottom - top) / extra))
+            img = cv2.resize(img[top:bottom, left:right], (nw, nh), interpolation=cv2.INTER_AREA)
+            fx, fy = (right - left) / nw, (bottom - top) / nh
+            a = a @ np.diag([fx, fy])
+            # pixel centres: small pixel (i, j) is the mean around (left + (i + 0.5) fx - 0.5, ...)
+            origin = np.array([left + (fx - 1) / 2, top + (fy - 1) / 2])
+            centre = (centre - origin) / (fx, fy)
     m = np.hstack([a, (size / 2 - a @ centre)[:, None]]).astype(np.float32)
     return cv2.warpAffine(
         img, m, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
