@@ -73,6 +73,16 @@ if [ -r /etc/os-release ]; then
     esac
 fi
 
+# The dice reader's onnxruntime is published for 64-bit systems only (none for 32-bit ARM on
+# PyPI or piwheels), so on a 32-bit Raspberry Pi OS pip would stop much later with "No
+# matching distribution found for onnxruntime". LONG_BIT is the user space's, which is what
+# matters: 32-bit Raspberry Pi OS runs a 64-bit kernel on a Pi 4 or 5.
+if [ "$(getconf LONG_BIT 2>/dev/null || echo 64)" != 64 ]; then
+    die "this is a 32-bit system ($(getconf LONG_BIT)-bit user space on $(uname -m)), and \
+the dice reader (onnxruntime) runs on 64-bit systems only. Flash Raspberry Pi OS Lite (64-bit) \
+with Raspberry Pi Imager (README.md, \"Build your own\"), then run me again. Nothing was changed."
+fi
+
 if [ "${SKIP_APT:-0}" != 1 ]; then
     say "installing system packages (picamera2, lgpio, venv)"
     apt-get update -qq

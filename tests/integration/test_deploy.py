@@ -165,3 +165,35 @@ def test_install_script_is_idempotent_and_uninstall_keeps_the_games(wheel, tmp_p
     assert (root / "var" / "lib" / "companion" / "games.db").exists() and config.exists()
     purge = install("--uninstall", "--purge")
     assert purge.returncode == 0 and not (root / "var" / "lib" / "companion").exists()
+
+
+def test_install_script_refuses_a_32_bit_system_before_changing_anything(tmp_path):
+    # onnxruntime has no 32-bit ARM build: on a 32-bit Raspberry Pi OS pip would fail late
+    # and obscurely. getconf is the one program faked here (it reports the user space's
+    # word size; this machine's is 64).
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    getconf = fake / "getconf"
+    getconf.write_text(
+        '#!/bin/sh\n[ "$1" = LONG_BIT ] && { echo 32; exit 0; }\nexec /usr/bin/getconf "$@"\n'
+    )
+    getconf.chmod(0o755)
+    root = tmp_path / "root"
+    env = {
+        **os.environ,
+        "PATH": f"{fake}:{os.environ['PATH']}",
+        "COMPANION_ROOT": str(root),
+        "SKIP_APT": "1",
+        "SKIP_SYSTEMD": "1",
+        "SKIP_USER": "1",
+    }
+    done = subprocess.run(
+        ["bash", str(REPO / "deploy" / "install.sh")],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode != 0
+    assert "32-bit" in done.stderr and "Raspberry Pi OS Lite (64-bit)" in done.stderr
+    assert not root.exists()  # nothing installed, nothing written
