@@ -397,9 +397,9 @@ class DiceReader:
         only when the classifier reads a face on it with confidence and no stronger die's box
         holds its centre, nor its box a stronger die's centre: a small or oblique die the
         detector is unsure of, or one touching another in a heap, but never an unsure box of
-        its own, nor a second box on a die already found. A close-up
-        die is found by a coarse second pass (``_close_ups``), and in a big picture the
-        small dice tile by tile (``_small_dice``)."""
+        its own, nor a second box on a die already found. A close-up die is found by a coarse
+        second pass (``_close_ups``), and in a big picture the small dice tile by tile
+        (``_small_dice``)."""
         img = as_bgr(img)
         # The detector looks at the picture with a strong colour cast taken out; the faces
         # are read from the picture as it is (a dot's colour is the face). Not with a taught
