@@ -129,15 +129,15 @@ def test_the_wheel_runs_doctor_and_the_demo_from_a_fresh_venv(wheel, tmp_path):
     assert "demo replay" in out, out
 
 
+def install_env(root, **more) -> dict:
+    """The environment that runs deploy/install.sh into ``root`` instead of the system."""
+    skip = {"SKIP_APT": "1", "SKIP_SYSTEMD": "1", "SKIP_USER": "1"}
+    return {**os.environ, "COMPANION_ROOT": str(root), **skip, **more}
+
+
 def test_install_script_is_idempotent_and_uninstall_keeps_the_games(wheel, tmp_path):
     root = tmp_path / "root"
-    env = {
-        **os.environ,
-        "COMPANION_ROOT": str(root),
-        "SKIP_APT": "1",
-        "SKIP_SYSTEMD": "1",
-        "SKIP_USER": "1",
-    }
+    env = install_env(root)
     script = REPO / "deploy" / "install.sh"
 
     def install(*args):
@@ -179,14 +179,7 @@ def test_install_script_refuses_a_32_bit_system_before_changing_anything(tmp_pat
     )
     getconf.chmod(0o755)
     root = tmp_path / "root"
-    env = {
-        **os.environ,
-        "PATH": f"{fake}:{os.environ['PATH']}",
-        "COMPANION_ROOT": str(root),
-        "SKIP_APT": "1",
-        "SKIP_SYSTEMD": "1",
-        "SKIP_USER": "1",
-    }
+    env = install_env(root, PATH=f"{fake}:{os.environ['PATH']}")
     done = subprocess.run(
         ["bash", str(REPO / "deploy" / "install.sh")],
         env=env,
