@@ -38,6 +38,7 @@ bench: $(STAMP)
 	$(BIN)/python -m companion bench web
 	$(BIN)/python -m companion bench watch
 	$(BIN)/python -m companion bench vision --data $(DICE_DATA)
+	$(BIN)/python -m companion bench settle --data $(DICE_DATA)
 
 # Retrain the dice models from the train splits and rendered scenes (PyTorch, CPU), then pick
 # the thresholds on the kept-aside dev photos. The detector is trained in four stages (the

@@ -98,7 +98,7 @@ def run(what: str, args) -> int:
         from companion.bench_watch import bench_watch
 
         print(json.dumps(bench_watch(), indent=2))
-    elif what == "vision":
+    elif what in ("vision", "settle"):
         from companion.errors import CompanionError
         from companion.vision import evaluate
 
@@ -111,6 +111,18 @@ def run(what: str, args) -> int:
         from companion.vision.reader import DiceReader, model_dir
 
         models = Path(args.models) if args.models else model_dir()
+        if what == "settle":
+            from companion.bench_settle import bench_settle
+
+            if args.frames < 1:
+                raise CompanionError(
+                    f"--frames {args.frames}: a rest needs at least one still frame "
+                    "(the Settler reads it after 5)",
+                    code="bench/bad-frames",
+                )
+            found = bench_settle(Path(args.data), args.split, args.frames, args.seed, models)
+            print(json.dumps(found, indent=2))
+            return 0
         if args.calibrate:
             found = evaluate.calibrate(DiceReader(models), Path(args.data), models / "dice.json")
             print(json.dumps(found, indent=2))

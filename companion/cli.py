@@ -267,14 +267,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--camera", help="check this camera instead of the configured one")
     p.set_defaults(func=_cmd_doctor)
 
-    p = sub.add_parser("bench", help="measure speed and accuracy (engine, web, watch, vision)")
-    p.add_argument("what", choices=["engine", "web", "watch", "vision"], help="what to measure")
-    p.add_argument("--data", help="vision: folder of labelled photo sets (../shared/data/dice)")
+    p = sub.add_parser(
+        "bench", help="measure speed and accuracy (engine, web, watch, vision, settle)"
+    )
+    p.add_argument(
+        "what", choices=["engine", "web", "watch", "vision", "settle"], help="what to measure"
+    )
+    p.add_argument(
+        "--data", help="vision, settle: folder of labelled photo sets (../shared/data/dice)"
+    )
     p.add_argument(
         "--split",
         default="heldout",
-        choices=["heldout", "dev"],
-        help="vision: which photos to read (dev = the train photos kept aside)",
+        choices=["heldout", "dev", "train"],
+        help="vision, settle: which photos to read (dev = the train photos kept aside, "
+        "train = the other train photos)",
     )
     p.add_argument(
         "--calibrate",
@@ -284,8 +291,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--models",
         metavar="DIR",
-        help="vision: a folder of dice models to measure (default: the shipped ones)",
+        help="vision, settle: a folder of dice models to measure (default: the shipped ones)",
     )
+    p.add_argument(
+        "--frames", type=int, default=20, help="settle: still frames a photo's rest lasts"
+    )
+    p.add_argument("--seed", type=int, default=0, help="settle: draws the frames' noise and shake")
     p.add_argument("--repeat", type=int, default=2000, help="engine: timed repetitions")
     p.add_argument("--clients", type=int, default=12, help="web: live pages connected")
     p.add_argument("--actions", type=int, default=200, help="web: actions sent")

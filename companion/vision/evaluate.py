@@ -16,7 +16,8 @@ matteop65 labels surround the pips, not the die). Crops of a single die
 classifier reads it directly and no detection is counted for it.
 
 ``--split dev`` measures the tenth of the train photos that training kept aside (chosen by
-source photo, so that no copy of a dev photo is trained on);
+source photo, so that no copy of a dev photo is trained on), ``--split train`` the rest of
+the train photos;
 ``--calibrate`` picks the thresholds on that split and writes them into the model
 card's dice.json. Nothing is ever tuned on the held-out split.
 """
@@ -77,11 +78,10 @@ def load_split(data: Path, split: str) -> dict[str, dict[str, list]]:
         files: dict[str, list] = defaultdict(list)
         with open(labels) as f:
             for row in csv.DictReader(f):
-                want = (
-                    row["split"] == "train" and is_dev(row["filename"])
-                    if split == "dev"
-                    else row["split"] == split
-                )
+                if split in ("dev", "train"):  # train: the train rows outside dev
+                    want = row["split"] == "train" and is_dev(row["filename"]) == (split == "dev")
+                else:
+                    want = row["split"] == split
                 if want:
                     box = tuple(int(row[k]) for k in ("xmin", "ymin", "xmax", "ymax"))
                     files[row["filename"]].append((int(row["value"]), box))
