@@ -58,6 +58,22 @@ def test_the_dev_tenth_never_splits_the_copies_of_one_photo():
     assert 0.07 <= share <= 0.13, share
 
 
+def label(filename: str, value: int, box: tuple, split: str, side: int = 640) -> dict:
+    """One row of a labels.csv: a die of ``value`` at ``box`` in a ``side``-px photo."""
+    x0, y0, x1, y1 = box
+    return dict(
+        filename=filename,
+        width=side,
+        height=side,
+        value=value,
+        xmin=x0,
+        ymin=y0,
+        xmax=x1,
+        ymax=y1,
+        split=split,
+    )
+
+
 def write_set(folder: Path, rows: list[dict]) -> None:
     folder.mkdir(parents=True)
     with open(folder / "labels.csv", "w", newline="") as f:
@@ -71,32 +87,8 @@ def test_the_dev_split_is_train_photos_only(tmp_path):
     for n in range(200):
         for k in range(3):
             name = f"train_dice_{n}_jpg.rf.{n}{k}.jpg"
-            rows.append(
-                dict(
-                    filename=name,
-                    width=640,
-                    height=640,
-                    value=1 + n % 6,
-                    xmin=10,
-                    ymin=10,
-                    xmax=40,
-                    ymax=40,
-                    split="train",
-                )
-            )
-        rows.append(
-            dict(
-                filename=f"test_dice_{n}_jpg.rf.0.jpg",
-                width=640,
-                height=640,
-                value=2,
-                xmin=10,
-                ymin=10,
-                xmax=40,
-                ymax=40,
-                split="heldout",
-            )
-        )
+            rows.append(label(name, 1 + n % 6, (10, 10, 40, 40), "train"))
+        rows.append(label(f"test_dice_{n}_jpg.rf.0.jpg", 2, (10, 10, 40, 40), "heldout"))
     write_set(tmp_path / "dice", rows)
     dev = load_split(tmp_path, "dev")["dice"]
     held = load_split(tmp_path, "heldout")["dice"]
@@ -114,20 +106,8 @@ def golden_set(root: Path, split: str = "heldout", names: dict | None = None) ->
     rows = []
     for name, filename in names.items():
         case = cases[name]
-        for value, (x0, y0, x1, y1) in zip(case["values"], case["boxes"], strict=True):
-            rows.append(
-                dict(
-                    filename=filename,
-                    width=0,
-                    height=0,
-                    value=value,
-                    xmin=x0,
-                    ymin=y0,
-                    xmax=x1,
-                    ymax=y1,
-                    split=split,
-                )
-            )
+        for value, box in zip(case["values"], case["boxes"], strict=True):
+            rows.append(label(filename, value, box, split, side=0))
     write_set(root / "golden", rows)
     for name, filename in names.items():
         shutil.copy(GOLDEN / name, root / "golden" / filename)
@@ -318,21 +298,6 @@ def test_the_settle_benchmark_says_what_is_wrong_with_its_input(tmp_path, capsys
     assert main(["bench", "settle", "--data", str(tmp_path), "--frames", "0"]) == 2
     assert "--frames 0: a rest needs at least one still frame" in capsys.readouterr().err
     crops = tmp_path / "crops"
-    write_set(
-        crops / "tomitomi3",
-        [
-            dict(
-                filename="a.jpg",
-                width=128,
-                height=128,
-                value=1,
-                xmin=0,
-                ymin=0,
-                xmax=128,
-                ymax=128,
-                split="heldout",
-            )
-        ],
-    )
+    write_set(crops / "tomitomi3", [label("a.jpg", 1, (0, 0, 128, 128), "heldout", side=128)])
     assert main(["bench", "settle", "--data", str(crops)]) == 2
     assert "no photos of whole tables in the heldout split" in capsys.readouterr().err
