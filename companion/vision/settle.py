@@ -3,10 +3,13 @@
 Fed one ``Frame`` at a time (the dice found in it and how much of the picture
 changed since the last frame), the ``Settler``:
 - reports nothing while the picture moves (a hand in the frame, dice tumbling);
-- once the dice have rested for ``still_frames`` frames, reports the roll once,
-  each die's value by majority over those frames;
-- reports again only after the dice have moved (a hand passing over dice that
-  stay put is not a new roll);
+- once the dice have rested for ``still_frames`` frames, reports the roll once:
+  the dice seen in most of those frames, each die's value by majority over them (a
+  doubtful box that the reader finds in some frames only neither hides the roll nor
+  restarts the rest; only a die that leaves its place for a new one does);
+- reports again only when a die found in every frame of the rest lies where no die
+  lay in the last rest read (a hand passing over dice that stay put is not a new roll,
+  nor are dice taken away, nor a doubtful box, nor a die the reader boxes another way);
 - says "4 of 5 dice seen" instead of reporting when the count is wrong, and
   marks a die it could not read with confidence as unsure rather than guessing.
 """
@@ -54,90 +57,129 @@ class Settled:
 
 
 @dataclass
+class _Track:
+    """One place where a die was seen during a rest, and what the frames read there."""
+
+    box: Box  # where it was seen last, so a die creeping to a stop is followed
+    seen: int = 0  # frames of the rest that found it, until the rest is read
+    boxes: set[Box] = field(default_factory=set)  # every framing it had, until then
+    votes: Counter = field(default_factory=Counter)
+    confidences: dict = field(default_factory=dict)
+
+    @property
+    def where(self) -> Reading:
+        return Reading(self.box, None, 0.0)
+
+
+@dataclass
 class Settler:
     expected: int | None = None  # dice the game wants; None accepts any count
     still_frames: int = 5  # frames at rest before the roll is read
     motion_limit: float = 0.01  # above this share of changed pixels the table is moving
     move_tolerance: float = 0.25  # a die moved if its centre shifted by this share of its size
     min_confidence: float = 0.8  # below this a die is unsure
-    _rest: list[Frame] = field(default_factory=list)
-    _reported: tuple[Reading, ...] | None = None
+    _tracks: list[_Track] = field(default_factory=list)  # every place seen in this rest
+    _present: set[int] = field(default_factory=set)  # the tracks the previous frame found
+    _frames: int = 0  # still frames in this rest
+    _reported: tuple[Reading, ...] | None = None  # every box a die had in the last rest read
 
     @property
     def rested(self) -> bool:
         """The dice have lain still long enough for this rest to be read."""
-        return len(self._rest) >= self.still_frames
+        return self._frames >= self.still_frames
 
     def feed(self, frame: Frame) -> Settled | None:
         """The event this frame completes, if any."""
-        if frame.motion > self.motion_limit or (
-            self._rest and not self._same_place(self._rest[-1].readings, frame.readings)
-        ):
-            self._rest = [frame] if frame.motion <= self.motion_limit else []
+        if frame.motion > self.motion_limit:
+            self._restart()
             return None
-        if len(self._rest) > self.still_frames:
-            # This rest was read already: only its newest frame is still needed (to see the
-            # dice move), so dice left on the table for an evening hold no more memory.
-            self._rest[-1] = frame
-            return None
-        self._rest.append(frame)
-        if len(self._rest) != self.still_frames:
-            return None  # not rested long enough, or this rest was already read
-        if self._reported is not None and self._same_place(self._reported, frame.readings):
-            return None  # the dice did not move: a hand passed over, not a new roll
-        self._reported = frame.readings
-        return self._read_rest()
+        readings = frame.readings
+        tracks, new = self._match(readings)
+        gone = self._present - set(tracks.values())
+        if self._frames and new and (gone or self.rested):
+            # A die is where no die was in this rest and another left its place (a die
+            # moved), or a die came after the rest was read: a new rest begins here.
+            self._restart()
+            tracks, new = {}, list(range(len(readings)))
+        for i in new:
+            self._tracks.append(_Track(readings[i].box))
+            tracks[i] = len(self._tracks) - 1
+        self._present = set(tracks.values())
+        self._frames += 1
+        for i, t in tracks.items():
+            self._tracks[t].box = readings[i].box
+        if self._frames > self.still_frames:
+            return None  # this rest was read: only follow where the dice are
+        for i, t in tracks.items():
+            r, track = readings[i], self._tracks[t]
+            track.seen += 1
+            track.boxes.add(r.box)
+            track.votes[r.value] += 1
+            track.confidences.setdefault(r.value, []).append(r.confidence)
+        return self._read_rest() if self._frames == self.still_frames else None
 
-    def _same_place(self, a: tuple[Reading, ...], b: tuple[Reading, ...]) -> bool:
-        if len(a) != len(b):
-            return False
-        left = list(b)
-        for r in a:
-            limit = self.move_tolerance * max(r.size, 1)
-            match = next(
-                (
-                    o
-                    for o in left
-                    if abs(o.centre[0] - r.centre[0]) <= limit
-                    and abs(o.centre[1] - r.centre[1]) <= limit
-                ),
-                None,
-            )
-            if match is None:
-                return False
-            left.remove(match)
-        return True
+    def _restart(self) -> None:
+        self._tracks, self._present, self._frames = [], set(), 0
 
-    def _read_rest(self) -> Settled:
-        last = sorted(
-            self._rest[-1].readings, key=lambda r: (r.centre[1] // max(r.size, 1), r.centre[0])
+    def _near(self, place: Reading, r: Reading) -> bool:
+        limit = self.move_tolerance * max(place.size, 1)
+        return (
+            abs(r.centre[0] - place.centre[0]) <= limit
+            and abs(r.centre[1] - place.centre[1]) <= limit
         )
+
+    def _match(self, readings: tuple[Reading, ...]) -> tuple[dict[int, int], list[int]]:
+        """Each reading's track in this rest (nearest first, one reading a track), and the
+        readings (by index) at a place no track holds."""
+        pairs = sorted(
+            (abs(r.centre[0] - t.where.centre[0]) + abs(r.centre[1] - t.where.centre[1]), i, j)
+            for i, r in enumerate(readings)
+            for j, t in enumerate(self._tracks)
+            if self._near(t.where, r)
+        )
+        tracks: dict[int, int] = {}
+        for _, i, j in pairs:
+            if i not in tracks and j not in tracks.values():
+                tracks[i] = j
+        return tracks, [i for i in range(len(readings)) if i not in tracks]
+
+    def _lay_there(self, places: tuple[Reading, ...], die: Reading) -> bool:
+        """A die of this rest lay at one of ``places``: near it, or overlapping its centre
+        (dice cannot overlap, so a die boxed another way is still that die)."""
+
+        def holds(a: Reading, b: Reading) -> bool:
+            return a.box[0] <= b.centre[0] <= a.box[2] and a.box[1] <= b.centre[1] <= a.box[3]
+
+        return any(self._near(p, die) or holds(p, die) or holds(die, p) for p in places)
+
+    def _read_rest(self) -> Settled | None:
+        places = tuple(Reading(b, None, 0.0) for t in self._tracks for b in t.boxes)
+        dice = sorted(
+            (t for t in self._tracks if 2 * t.seen > self._frames),  # seen in most frames
+            key=lambda t: (t.where.centre[1] // max(t.where.size, 1), t.where.centre[0]),
+        )
+        before, self._reported = self._reported, places
+        if before is not None and not any(
+            t.seen == self._frames and not self._lay_there(before, t.where) for t in dice
+        ):
+            # No die lies where none lay (one found in only some frames does not count: a
+            # doubtful box): a hand passed over, or dice were taken away.
+            return None
         values, confidences = [], []
-        for die in last:
-            limit = self.move_tolerance * max(die.size, 1)
-            votes: Counter = Counter()
-            conf: dict = {}
-            for f in self._rest:
-                for r in f.readings:
-                    if (
-                        abs(r.centre[0] - die.centre[0]) <= limit
-                        and abs(r.centre[1] - die.centre[1]) <= limit
-                    ):
-                        votes[r.value] += 1
-                        conf.setdefault(r.value, []).append(r.confidence)
-            value, n = votes.most_common(1)[0]
-            c = (n / len(self._rest)) * (sum(conf[value]) / len(conf[value]))
+        for t in dice:
+            value, n = t.votes.most_common(1)[0]
+            c = (n / self._frames) * (sum(t.confidences[value]) / len(t.confidences[value]))
             values.append(value if value is not None and c >= self.min_confidence else None)
             confidences.append(c)
-        boxes = tuple(r.box for r in last)
+        boxes = tuple(t.box for t in dice)
         conf_all = min(confidences, default=1.0)
-        if self.expected is not None and len(last) != self.expected:
+        if self.expected is not None and len(dice) != self.expected:
             return Settled(
                 "wrong_count",
                 tuple(values),
                 conf_all,
                 boxes,
-                f"{len(last)} of {self.expected} dice seen",
+                f"{len(dice)} of {self.expected} dice seen",
             )
         if None in values:
             unsure = [str(i + 1) for i, v in enumerate(values) if v is None]
