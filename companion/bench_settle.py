@@ -97,14 +97,13 @@ def rests(
     frames: int,
     seed: int,
     settlers: dict[str, Callable[[int], Settler]],
-    limit: int | None = None,
 ) -> Iterator[tuple[str, str, dict[str, Rest]]]:
     """(set, file, {settler name: its Rest}) for each photo; every settler is fed the same
     readings of the same frames."""
     for name, files in load_split(data, split).items():
         if name in CROP_SETS:
             continue
-        for fn in sorted(files)[:limit]:
+        for fn in sorted(files):
             img = cv2.imread(str(data / name / fn), cv2.IMREAD_COLOR)
             if img is None:
                 raise VisionError(f"cannot read {data / name / fn}", code="vision/bad-image")
@@ -147,11 +146,10 @@ def bench_settle(
     frames: int = 20,
     seed: int = 0,
     models: Path | None = None,
-    limit: int | None = None,
 ) -> dict:
     reader = DiceReader(models or model_dir(), threads=1)
     by_set: dict[str, list[Rest]] = defaultdict(list)
-    for name, _, rest in rests(reader, data, split, frames, seed, {"shipped": _shipped}, limit):
+    for name, _, rest in rests(reader, data, split, frames, seed, {"shipped": _shipped}):
         by_set[name].append(rest["shipped"])
     if not by_set:
         raise VisionError(

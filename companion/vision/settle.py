@@ -130,17 +130,22 @@ class Settler:
 
     def _match(self, readings: tuple[Reading, ...]) -> tuple[dict[int, int], list[int]]:
         """Each reading's track in this rest (nearest first, one reading a track), and the
-        readings (by index) at a place no track holds."""
+        readings (by index) at a place no track holds. Only nearness counts here, not
+        ``_lay_there``'s overlap: a die still creeping a third of its size a frame must
+        keep the rest from being read."""
+        places = [t.where for t in self._tracks]
         pairs = sorted(
-            (abs(r.centre[0] - t.where.centre[0]) + abs(r.centre[1] - t.where.centre[1]), i, j)
+            (abs(r.centre[0] - p.centre[0]) + abs(r.centre[1] - p.centre[1]), i, j)
             for i, r in enumerate(readings)
-            for j, t in enumerate(self._tracks)
-            if self._near(t.where, r)
+            for j, p in enumerate(places)
+            if self._near(p, r)
         )
         tracks: dict[int, int] = {}
+        taken: set[int] = set()
         for _, i, j in pairs:
-            if i not in tracks and j not in tracks.values():
+            if i not in tracks and j not in taken:
                 tracks[i] = j
+                taken.add(j)
         return tracks, [i for i in range(len(readings)) if i not in tracks]
 
     def _lay_there(self, places: tuple[Reading, ...], die: Reading) -> bool:
