@@ -9,7 +9,8 @@ come ``frames`` still frames, each the photo with a camera's sensor noise (Gauss
 generator seeded by the file's name and ``seed``. The camera loop's own parts then handle
 them: ``watch.motion`` measures each frame's motion, the shipped reader reads the still
 ones, and a fresh ``Settler`` that expects the labelled number of dice is fed. A photo's
-outcome is the first event its rest gives:
+outcome is what its rest finally gives the game: the first event, or the revision that
+replaces it (a roll to confirm read whole in a later window):
 
 - right: a roll whose dice match the labelled dice one to one, each with its value (the
   game is given the right roll and nobody types);
@@ -17,9 +18,9 @@ outcome is the first event its rest gives:
 - confirm: an unsure roll or a wrong count (a player confirms or corrects it on a page);
 - none: no event (the table page still says "waiting for a roll").
 
-``repeated`` counts rests that gave a second event although nothing moved (a roll
-reported twice). Per die: a labelled die in the first event, read with confidence, right
-or wrong.
+``revised`` counts rests whose roll to confirm was replaced by a revision; ``repeated``
+counts rests that gave any other second event although nothing moved (a roll reported
+twice). Per die: a labelled die in the final event, read with confidence, right or wrong.
 """
 
 from __future__ import annotations
@@ -53,9 +54,10 @@ class Rest:
     """What one settler made of one photo's rest."""
 
     outcome: str  # one of OUTCOMES
-    frame: int | None  # the still frame (1-based) that gave the first event
+    frame: int | None  # the still frame (1-based) that gave the final event
     dice: tuple[str, ...]  # per labelled die: "right", "wrong" (trusted) or "other"
-    repeated: bool  # a second event came while nothing moved
+    repeated: bool  # a second event came while nothing moved (not the one revision)
+    revised: bool = False  # the first event, a roll to confirm, was replaced by a revision
 
 
 def live_frames(img: np.ndarray, rng: np.random.Generator, count: int) -> list[np.ndarray]:
@@ -76,6 +78,11 @@ def judge(events: list[tuple[int, Settled]], truth: list) -> Rest:
     if not events:
         return Rest("none", None, ("other",) * len(truth), False)
     frame, event = events[0]
+    extra = len(events) - 1
+    if event.kind != "roll":
+        revision = next(((f, e) for f, e in events[1:] if e.revises), None)
+        if revision is not None:
+            (frame, event), extra = revision, extra - 1
     found = [_Die(b, v) for b, v in zip(event.boxes, event.values, strict=True)]
     pairs = match(found, truth)
     dice = ["other"] * len(truth)
@@ -87,7 +94,7 @@ def judge(events: list[tuple[int, Settled]], truth: list) -> Rest:
     else:
         whole = len(found) == len(truth) == len(pairs) and all(d == "right" for d in dice)
         outcome = "right" if whole else "wrong"
-    return Rest(outcome, frame, tuple(dice), len(events) > 1)
+    return Rest(outcome, frame, tuple(dice), extra > 0, event.revises)
 
 
 def rests(
@@ -132,11 +139,12 @@ def summary(results: list[Rest]) -> dict:
         **{o: count[o] for o in OUTCOMES},
         "rolls_right": round(count["right"] / n, 4) if n else None,
         "rolls_given": round((count["right"] + count["wrong"]) / n, 4) if n else None,
+        "revised": sum(r.revised for r in results),
         "repeated": sum(r.repeated for r in results),
         "dice": labelled,
         "dice_trusted_right": dice["right"],
         "dice_trusted_wrong": dice["wrong"],
-        "median_still_frames_to_event": statistics.median(waits) if waits else None,
+        "median_still_frames_to_final_event": statistics.median(waits) if waits else None,
     }
 
 
@@ -162,8 +170,9 @@ def bench_settle(
         "all": summary([r for v in by_set.values() for r in v]),
         "note": "each labelled photo as a live rest (sensor noise, sub-pixel shake, JPEG 90) "
         "read by the shipped reader and settled by a Settler expecting the labelled dice; "
-        "outcome of the first event: right / wrong roll given to the game, confirm (unsure "
-        "or wrong count), none (no event)",
+        "outcome: what the game is finally given (the first event, or the revision that "
+        "replaces a roll to confirm): right / wrong roll, confirm (unsure or wrong count), "
+        "none (no event)",
     }
 
 

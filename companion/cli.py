@@ -163,6 +163,8 @@ def _cmd_watch(args: argparse.Namespace) -> int:
             }
             if event.message:
                 out["message"] = event.message
+            if event.revises:  # the roll to confirm just before, read whole on a second look
+                out["revises"] = True
             print(json.dumps(out), flush=True)
     return 0
 

@@ -4,7 +4,9 @@ A ``Device`` runs beside the web server. Each settled roll from the ``RollWatche
 enters the active game as a chance action, ``DiceRolled(values, source="camera",
 confidence)`` (or the reroll, when that is what the game allows now). A roll the
 camera was unsure of, or with the wrong number of dice, is not entered: it waits
-as ``pending`` for a person to confirm or correct it on the table page or a phone.
+as ``pending`` for a person to confirm or correct it on the table page or a phone. If
+the camera then reads those dice whole (a revision), the revision is entered in its
+place, unless a person has settled it already.
 
 ``state`` is what the table page shows: "no camera", "waiting for a roll",
 "reading", "needs confirmation", "camera lost", "storage problem" (a roll read but not
@@ -93,6 +95,12 @@ class Device:
         if game_id is None:
             self._set("waiting for a roll", "no game is open: start one in the lobby")
             return
+        if event.revises and not (
+            self.state == "needs confirmation"
+            and self.pending is not None
+            and self.pending.get("game_id") == game_id
+        ):
+            return  # the roll it revises was settled by a person already, or never waited
         s = self.hub.session(game_id)
         spec = s.dice()
         faces = spec.faces if spec is not None else {}
@@ -125,7 +133,8 @@ class Device:
                 )
                 return
             read = " ".join(map(str, values))
-            self._set("waiting for a roll", f"(last roll read: {read})", pending=None)
+            again = " on a second look" if event.revises else ""
+            self._set("waiting for a roll", f"(last roll read{again}: {read})", pending=None)
             for fn in self.accepted:
                 fn()
             return

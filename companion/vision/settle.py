@@ -11,7 +11,10 @@ changed since the last frame), the ``Settler``:
   lay in the last rest read (a hand passing over dice that stay put is not a new roll,
   nor are dice taken away, nor a doubtful box, nor a die the reader boxes another way);
 - says "4 of 5 dice seen" instead of reporting when the count is wrong, and
-  marks a die it could not read with confidence as unsure rather than guessing.
+  marks a die it could not read with confidence as unsure rather than guessing;
+- while such a roll waits for a person, reads the dice again in a few more windows of
+  frames, and gives the roll as a revision (``revises``) once a window reads it whole,
+  every die the waiting roll trusted keeping its value.
 """
 
 from __future__ import annotations
@@ -54,6 +57,7 @@ class Settled:
     confidence: float
     boxes: tuple[Box, ...] = ()
     message: str = ""
+    revises: bool = False  # a whole reading of the dice of the roll still waiting for a person
 
 
 @dataclass
@@ -61,8 +65,8 @@ class _Track:
     """One place where a die was seen during a rest, and what the frames read there."""
 
     box: Box  # where it was seen last, so a die creeping to a stop is followed
-    seen: int = 0  # frames of the rest that found it, until the rest is read
-    boxes: set[Box] = field(default_factory=set)  # every framing it had, until then
+    seen: int = 0  # frames of the current window that found it (the first is the rest's read)
+    boxes: set[Box] = field(default_factory=set)  # every framing it had while it was counted
     votes: Counter = field(default_factory=Counter)
     confidences: dict = field(default_factory=dict)
 
@@ -78,15 +82,31 @@ class Settler:
     motion_limit: float = 0.01  # above this share of changed pixels the table is moving
     move_tolerance: float = 0.25  # a die moved if its centre shifted by this share of its size
     min_confidence: float = 0.8  # below this a die is unsure
+    revisions: int = 3  # windows of still_frames read again while a roll waits for a person
     _tracks: list[_Track] = field(default_factory=list)  # every place seen in this rest
     _present: set[int] = field(default_factory=set)  # the tracks the previous frame found
     _frames: int = 0  # still frames in this rest
     _reported: tuple[Reading, ...] | None = None  # every box a die had in the last rest read
+    # The roll waiting for a person (an unsure die, a wrong count): how many dice it had,
+    # and each die it trusted, as (its boxes, its value); None when no roll waits.
+    _awaiting: tuple[int, list[tuple[tuple[Reading, ...], int | str]]] | None = None
 
     @property
     def rested(self) -> bool:
         """The dice have lain still long enough for this rest to be read."""
         return self._frames >= self.still_frames
+
+    @property
+    def done(self) -> bool:
+        """This rest was read and no window of it is still to be read: a frame that shows
+        the same picture need not be read again."""
+        return self._frames >= self.still_frames and not self._counting(self._frames + 1)
+
+    def _counting(self, frame: int) -> bool:
+        """The rest's ``frame``-th frame is counted: in the first window, or in a window
+        read again while a roll waits for a person."""
+        limit = self.still_frames * (1 + (self.revisions if self._awaiting is not None else 0))
+        return frame <= limit
 
     def feed(self, frame: Frame) -> Settled | None:
         """The event this frame completes, if any."""
@@ -108,15 +128,20 @@ class Settler:
         self._frames += 1
         for i, t in tracks.items():
             self._tracks[t].box = readings[i].box
-        if self._frames > self.still_frames:
+        if not self._counting(self._frames):
             return None  # this rest was read: only follow where the dice are
+        if self._frames > self.still_frames and self._frames % self.still_frames == 1:
+            for track in self._tracks:  # a window read again: counted afresh
+                track.seen, track.votes, track.confidences = 0, Counter(), {}
         for i, t in tracks.items():
             r, track = readings[i], self._tracks[t]
             track.seen += 1
             track.boxes.add(r.box)
             track.votes[r.value] += 1
             track.confidences.setdefault(r.value, []).append(r.confidence)
-        return self._read_rest() if self._frames == self.still_frames else None
+        if self._frames == self.still_frames:
+            return self._read_rest()
+        return self._revise() if self._frames % self.still_frames == 0 else None
 
     def _restart(self) -> None:
         self._tracks, self._present, self._frames = [], set(), 0
@@ -157,25 +182,78 @@ class Settler:
 
         return any(self._near(p, die) or holds(p, die) or holds(die, p) for p in places)
 
-    def _read_rest(self) -> Settled | None:
-        places = tuple(Reading(b, None, 0.0) for t in self._tracks for b in t.boxes)
-        dice = sorted(
-            (t for t in self._tracks if 2 * t.seen > self._frames),  # seen in most frames
+    def _dice(self, frames: int) -> list[_Track]:
+        """The tracks found in most of the window's ``frames``, in reading order."""
+        return sorted(
+            (t for t in self._tracks if 2 * t.seen > frames),
             key=lambda t: (t.where.centre[1] // max(t.where.size, 1), t.where.centre[0]),
         )
+
+    def _values(self, dice: list[_Track], frames: int) -> tuple[list, list[float]]:
+        """Each die's value (None if not trusted) and how far it is trusted, over the window."""
+        values, confidences = [], []
+        for t in dice:
+            value, n = t.votes.most_common(1)[0]
+            c = (n / frames) * (sum(t.confidences[value]) / len(t.confidences[value]))
+            values.append(value if value is not None and c >= self.min_confidence else None)
+            confidences.append(c)
+        return values, confidences
+
+    def _places(self) -> tuple[Reading, ...]:
+        return tuple(Reading(b, None, 0.0) for t in self._tracks for b in t.boxes)
+
+    def _read_rest(self) -> Settled | None:
+        places = self._places()
+        dice = self._dice(self._frames)
         before, self._reported = self._reported, places
         if before is not None and not any(
             t.seen == self._frames and not self._lay_there(before, t.where) for t in dice
         ):
             # No die lies where none lay (one found in only some frames does not count: a
-            # doubtful box): a hand passed over, or dice were taken away.
+            # doubtful box): a hand passed over, or dice were taken away. If a roll of these
+            # dice waits for a person, this rest may read it whole.
+            return self._revise() if self._awaiting is not None else None
+        values, confidences = self._values(dice, self._frames)
+        event = self._event(dice, values, confidences)
+        self._awaiting = (
+            None
+            if event.kind == "roll"
+            else (
+                len(dice),
+                [
+                    (tuple(Reading(b, None, 0.0) for b in t.boxes), v)
+                    for t, v in zip(dice, values, strict=True)
+                    if v is not None
+                ],
+            )
+        )
+        return event
+
+    def _revise(self) -> Settled | None:
+        """The waiting roll, read whole from this window, or None. Without an expected count
+        it must have the waiting roll's (an emptied tray is no revision)."""
+        if self._awaiting is None:
             return None
-        values, confidences = [], []
-        for t in dice:
-            value, n = t.votes.most_common(1)[0]
-            c = (n / self._frames) * (sum(t.confidences[value]) / len(t.confidences[value]))
-            values.append(value if value is not None and c >= self.min_confidence else None)
-            confidences.append(c)
+        count, trusted = self._awaiting
+        dice = self._dice(self.still_frames)
+        values, confidences = self._values(dice, self.still_frames)
+        if None in values or len(dice) != (count if self.expected is None else self.expected):
+            return None
+        for places, value in trusted:
+            pairs = zip(dice, values, strict=True)
+            if any(self._lay_there(places, t.where) and v != value for t, v in pairs):
+                return None  # it contradicts a die the waiting roll trusted
+        self._awaiting = None
+        self._reported = self._places()
+        return Settled(
+            "roll",
+            tuple(values),
+            min(confidences, default=1.0),
+            tuple(t.box for t in dice),
+            revises=True,
+        )
+
+    def _event(self, dice: list[_Track], values: list, confidences: list[float]) -> Settled:
         boxes = tuple(t.box for t in dice)
         conf_all = min(confidences, default=1.0)
         if self.expected is not None and len(dice) != self.expected:

@@ -113,12 +113,13 @@ class RollWatcher:
         return event
 
     def _read(self, frame: np.ndarray, small: np.ndarray) -> list:
-        """The dice in a still frame. Once the settler has read this rest, a picture that is
-        the same as the last one read is not read again: dice left on the table between
-        turns cost next to nothing, and the Pi stays cool and free to serve the pages."""
+        """The dice in a still frame. Once the settler has read this rest (and any window it
+        reads again while a roll waits for a person), a picture that is the same as the last
+        one read is not read again: dice left on the table between turns cost next to
+        nothing, and the Pi stays cool and free to serve the pages."""
         if (
             self._last is not None
-            and self.settler.rested
+            and self.settler.done
             and changed(self._last[0], small) <= self.settler.motion_limit
         ):
             return self._last[1]

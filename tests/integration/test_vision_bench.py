@@ -289,7 +289,7 @@ def test_the_settle_benchmark_makes_each_photo_a_live_rest(tmp_path, capsys):
     # the reader reads most golden photos right with confidence, so most rests give the
     # right roll, after the Settler's five still frames
     assert golden["right"] >= len(cases) - len(MISREAD) - 1
-    assert golden["median_still_frames_to_event"] == 5
+    assert golden["median_still_frames_to_final_event"] == 5
     assert out["still_frames_a_rest"] == 8 and out["all"] == golden
 
 

@@ -199,6 +199,32 @@ def test_dice_left_at_rest_are_not_read_again_until_the_picture_changes(tmp_path
         assert not Counter(v for v in event.values if v is not None) - Counter(truth)
 
 
+def test_dice_of_a_roll_left_unsure_are_read_a_few_windows_more_then_left_alone(tmp_path):
+    frames = render.roll_sequence(99, ROLLS[:1])
+    rng = np.random.default_rng(4)
+    left = [
+        np.clip(frames[-1] + rng.normal(0, 2, frames[0].shape), 0, 255).astype(np.uint8)
+        for _ in range(40)
+    ]
+    for i, frame in enumerate([*frames, *left]):
+        cv2.imwrite(str(tmp_path / f"f{i:03d}.png"), frame)
+    reader = CountingReader()
+    settler = Settler(expected=5, min_confidence=1.01)  # no die is ever sure: the roll waits
+    watcher = RollWatcher(
+        CameraSupervisor(lambda: ReplayCamera(tmp_path, fps=0, loop=False)), reader, settler
+    )
+    events = [e for _ in frames if (e := watcher.step()) is not None]
+    assert [e.kind for e in events] == ["unsure"]
+    read_by_then = reader.reads
+    events += [e for _ in left[:20] if (e := watcher.step()) is not None]
+    windows = reader.reads - read_by_then
+    assert 0 < windows <= settler.revisions * settler.still_frames  # read again, a while
+    assert settler.done
+    for _ in left[20:]:
+        assert watcher.step() is None
+    assert reader.reads == read_by_then + windows  # then the same picture is not read again
+
+
 def test_watch_without_a_camera_explains(config, capsys):
     assert main(["watch"]) == 2
     assert "no camera: pass --camera" in capsys.readouterr().err

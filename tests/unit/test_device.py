@@ -56,6 +56,35 @@ def test_the_wrong_count_waits_for_a_person_and_nothing_is_entered(rig):
     assert device.pending is None and device.state == "waiting for a roll"
 
 
+def test_a_second_look_replaces_the_roll_waiting_for_a_person(rig):
+    device, session, _ = rig
+    device.on_settled(Settled("unsure", (1, 2, None, 4, 5), 0.5, message="die 3 could not..."))
+    assert rolls(session) == [] and device.state == "needs confirmation"
+    device.on_settled(Settled("roll", (1, 2, 6, 4, 5), 0.91, revises=True))
+    assert [r["values"] for r in rolls(session)] == [[1, 2, 6, 4, 5]]
+    assert device.pending is None
+    assert (device.state, device.message) == (
+        "waiting for a roll",
+        "(last roll read on a second look: 1 2 6 4 5)",
+    )
+
+
+def test_a_second_look_after_a_person_confirmed_the_roll_is_dropped(rig):
+    device, session, _ = rig
+    device.on_settled(Settled("wrong_count", (1, 2, 3, 4), 0.9, message="4 of 5 dice seen"))
+    session.act({"type": "dice_rolled", "values": [1, 2, 3, 4, 6], "source": "confirmed"})
+    said = (device.state, device.message)
+    device.on_settled(Settled("roll", (1, 2, 3, 4, 5), 0.9, revises=True))
+    assert [r["values"] for r in rolls(session)] == [[1, 2, 3, 4, 6]]
+    assert (device.state, device.message) == said and device.pending is None
+
+
+def test_a_second_look_at_a_roll_that_never_waited_is_not_entered(rig):
+    device, session, _ = rig  # the game waits for a roll, but none waits for a person
+    device.on_settled(Settled("roll", (6, 6, 6, 6, 6), 0.9, revises=True))
+    assert rolls(session) == [] and device.state == "waiting for a roll"
+
+
 def test_a_roll_the_game_refuses_is_kept_for_confirmation(rig):
     device, session, _ = rig
     device.on_settled(Settled("roll", (1, 2, 3, 4, 7), 0.99))  # 7 is no face of these dice

@@ -201,3 +201,71 @@ def test_a_die_boxed_another_way_after_the_roll_is_the_same_die():
     # a die that truly lies somewhere new is still a new roll
     moved = Frame((*dice([3, 5, 5, 1, 6])[:4], Reading((300, 300, 340, 340), 2, 0.97)))
     assert [e.values for e in run(s, [HAND, *[moved] * 6])] == [(3, 5, 5, 1, 2)]
+
+
+# A die the reader finds in only some of the first frames (turning up as the camera's
+# noise settles), then in every frame, read with confidence.
+LATE = Reading((400, 100, 440, 140), 2, 0.95)
+
+
+def with_late(values, pattern, spots=SPOTS):
+    return [Frame(dice(values, spots) + ((LATE,) if on else ())) for on in pattern]
+
+
+def test_a_roll_left_unsure_is_read_again_once_its_dice_are_steady():
+    # Session 21's held-out rests: a flickering die made the roll wait for a person although
+    # the next frames showed it plainly.
+    s = Settler(expected=6, still_frames=5)
+    events = run(s, [HAND, *with_late([3, 5, 5, 1, 6], [1, 0, 1, 1, 0] + [1] * 5)])
+    assert [(e.kind, e.values, e.revises) for e in events] == [
+        ("unsure", (3, 5, 5, None, 1, 6), False),
+        ("roll", (3, 5, 5, 2, 1, 6), True),
+    ]
+    assert events[1].boxes[3] == LATE.box
+    assert run(s, with_late([3, 5, 5, 1, 6], [1] * 20)) == []  # read once, then left alone
+    assert s.done
+
+
+def test_a_wrong_count_is_read_again_but_only_a_whole_roll_replaces_it():
+    s = Settler(expected=6, still_frames=5)
+    events = run(s, [HAND, *with_late([3, 5, 5, 1, 6], [0, 1, 0, 0, 1, 0, 1, 1, 0, 0])])
+    assert [(e.kind, e.revises) for e in events] == [("wrong_count", False)]
+    assert not s.done  # two windows are still to be read
+    events = run(s, with_late([3, 5, 5, 1, 6], [1] * 5))
+    assert [(e.kind, e.values, e.revises) for e in events] == [("roll", (3, 5, 5, 2, 1, 6), True)]
+
+
+def test_a_second_look_that_contradicts_a_trusted_die_is_not_given():
+    s = Settler(expected=5, still_frames=5)
+    doubtful = Reading((200, 200, 240, 240), 5, 0.4)
+    first = [Frame((*dice([3, 5, 5, 1]), doubtful)) for _ in range(5)]
+    assert [e.kind for e in run(s, [HAND, *first])] == ["unsure"]
+    # the die at (100, 100), trusted as a 3, now reads 4; the doubtful die reads plainly
+    assert run(s, [Frame(dice([4, 5, 5, 1, 5])) for _ in range(15)]) == []
+    assert s.done  # three windows read, none given: the roll waits for a person
+
+
+def test_the_unsure_dice_read_whole_after_a_hand_passes_over_them():
+    # A player nudges a cocked die flat without moving it from its place.
+    s = Settler(expected=5, still_frames=5)
+    cocked = Reading((200, 200, 240, 240), None, 0.6)
+    assert [e.kind for e in run(s, [Frame((*dice([3, 5, 5, 1]), cocked)) for _ in range(5)])] == [
+        "unsure"
+    ]
+    events = run(s, [HAND, HAND, *(Frame(dice([3, 5, 5, 1, 4])) for _ in range(5))])
+    assert [(e.kind, e.values, e.revises) for e in events] == [("roll", (3, 5, 5, 1, 4), True)]
+
+
+def test_a_sure_roll_is_not_read_again():
+    s = Settler(expected=5, still_frames=5)
+    assert len(run(s, [Frame(dice([3, 5, 5, 1, 6])) for _ in range(5)])) == 1
+    assert s.done  # the watcher reuses its last reading of an unchanged picture
+    assert run(s, [Frame(dice([3, 5, 5, 1, 6], jitter=i % 2)) for i in range(15)]) == []
+
+
+def test_without_an_expected_count_a_second_look_needs_the_waiting_rolls_dice():
+    s = Settler(still_frames=3)  # any count (no game says how many dice)
+    assert [e.kind for e in run(s, [Frame(dice([3, 5, None])) for _ in range(3)])] == ["unsure"]
+    assert run(s, [HAND, *(Frame(()) for _ in range(12))]) == []  # the tray emptied
+    events = run(s, [HAND, *(Frame(dice([3, 5, 2])) for _ in range(3))])
+    assert [(e.values, e.revises) for e in events] == [((3, 5, 2), False)]  # a new roll
