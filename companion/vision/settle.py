@@ -130,7 +130,7 @@ class Settler:
             self._tracks[t].box = readings[i].box
         if not self._counting(self._frames):
             return None  # this rest was read: only follow where the dice are
-        if self._frames > self.still_frames and self._frames % self.still_frames == 1:
+        if self._frames > self.still_frames and (self._frames - 1) % self.still_frames == 0:
             for track in self._tracks:  # a window read again: counted afresh
                 track.seen, track.votes, track.confidences = 0, Counter(), {}
         for i, t in tracks.items():

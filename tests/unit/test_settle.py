@@ -269,3 +269,13 @@ def test_without_an_expected_count_a_second_look_needs_the_waiting_rolls_dice():
     assert run(s, [HAND, *(Frame(()) for _ in range(12))]) == []  # the tray emptied
     events = run(s, [HAND, *(Frame(dice([3, 5, 2])) for _ in range(3))])
     assert [(e.values, e.revises) for e in events] == [((3, 5, 2), False)]  # a new roll
+
+
+def test_a_settler_reading_single_frames_reads_each_window_on_its_own():
+    s = Settler(expected=2, still_frames=1, revisions=3)
+    assert [e.kind for e in run(s, [Frame(dice([4, None]))])] == ["unsure"]
+    doubtful = Frame(dice([4, 6], confidence=0.5))
+    assert run(s, [doubtful, doubtful]) == []  # neither doubtful frame alone is sure enough
+    events = run(s, [Frame(dice([4, 6]))])
+    assert [(e.kind, e.values, e.revises) for e in events] == [("roll", (4, 6), True)]
+    assert events[0].confidence <= 1
