@@ -36,7 +36,7 @@ from torch.nn import functional as F
 
 from companion.vision import reader as R
 from companion.vision import render
-from companion.vision.evaluate import is_dev, match
+from companion.vision.evaluate import despeckle, is_dev, match
 
 CLASSES = ["1", "2", "3", "4", "5", "6", *(f"dot-{c}" for c in render.DOT_COLOURS), "not-a-die"]
 NOT_A_DIE = CLASSES.index("not-a-die")
@@ -129,8 +129,9 @@ class FacesExport(nn.Module):
 
 
 # -- data ------------------------------------------------------------------------------
-def load_labels(data: Path):
-    """{set: {filename: [(value, box)]}} for train rows, split into train and dev by file."""
+def load_labels(data: Path, clean: bool = False):
+    """{set: (folder, {filename: [(value, box)]}, clean)} for train rows (split into train
+    and dev by file). ``clean``: photos with salt-and-pepper noise are read cleaned."""
     sets = {}
     for folder in sorted(p for p in data.iterdir() if (p / "labels.csv").exists()):
         files = defaultdict(list)
@@ -140,7 +141,7 @@ def load_labels(data: Path):
                     continue
                 box = tuple(int(row[k]) for k in ("xmin", "ymin", "xmax", "ymax"))
                 files[row["filename"]].append((int(row["value"]), box))
-        sets[folder.name] = (folder, dict(files))
+        sets[folder.name] = (folder, dict(files), clean)
     return sets
 
 
@@ -160,11 +161,11 @@ def images(sets, names, dev: bool):
     for name in names:
         if name not in sets:
             continue
-        folder, files = sets[name]
+        folder, files, clean = sets[name]
         for fn, boxes in files.items():
             img = cv2.imread(str(folder / fn)) if is_dev(fn) == dev else None
             if img is not None:
-                yield name, img, boxes
+                yield name, (despeckle(img) if clean else img), boxes
 
 
 def real_photos(sets, dev: bool):
@@ -682,6 +683,12 @@ def main() -> None:
         "it is widened",
     )
     ap.add_argument("--detect-size", type=int, default=R.DETECT_SIZE, help="detector input side")
+    ap.add_argument(
+        "--despeckle",
+        action="store_true",
+        help="read the train photos that carry salt-and-pepper noise (an exporter's "
+        "augmentation; a camera's frames have none) cleaned",
+    )
     ap.add_argument("--threads", type=int, default=0, help="PyTorch threads (0: its default)")
     args = ap.parse_args()
     torch.manual_seed(0)
@@ -690,7 +697,7 @@ def main() -> None:
     def log(msg):
         print(msg, flush=True)
 
-    sets = load_labels(args.data)
+    sets = load_labels(args.data, clean=args.despeckle)
     if not sets:
         raise SystemExit(f"no labels.csv under {args.data}: pass the folder of photo sets")
     args.out.mkdir(parents=True, exist_ok=True)

@@ -15,6 +15,7 @@ from companion.cli import main
 from companion.vision.evaluate import (
     CONFIDENCES,
     DETECTS,
+    despeckle,
     evaluate,
     is_dev,
     load_split,
@@ -26,6 +27,23 @@ from tests.integration.test_reader import GOLDEN, MISREAD
 
 pytestmark = pytest.mark.integration
 FIELDS = ["filename", "width", "height", "value", "xmin", "ymin", "xmax", "ymax", "split"]
+
+
+def test_salt_and_pepper_noise_is_cleaned_and_a_clean_photo_left_as_it_is():
+    photo = cv2.imread(str(Path(__file__).parents[1] / "data/dice/matteop65-valid_valid_10.jpg"))
+    assert despeckle(photo) is photo  # a camera's photo: no specks to take out
+    rng = np.random.default_rng(0)
+    noisy = photo.copy()
+    where = rng.random(photo.shape[:2]) < 0.01  # an exporter's salt and pepper
+    noisy[where] = np.where(rng.random((int(where.sum()), 1)) < 0.5, 0, 255)
+    cleaned = despeckle(noisy)
+
+    def off(img):
+        return np.abs(img.astype(int) - photo.astype(int)).mean()
+
+    assert off(cleaned) < off(noisy) / 4
+    grey = cv2.cvtColor(noisy, cv2.COLOR_BGR2GRAY)
+    assert despeckle(grey) is grey  # a grey picture is not one of those photos
 
 
 @pytest.mark.parametrize(
