@@ -152,6 +152,41 @@ def test_watch_prints_one_event_per_roll_from_a_replayed_camera(config, rolls_fo
         assert (event["kind"] == "roll") == (len(read) == 5)
 
 
+def test_watch_gives_a_roll_left_to_confirm_again_once_a_second_look_reads_it(
+    config, tmp_path, capsys
+):
+    frames = render.roll_sequence(99, ROLLS[:1])
+    rest = frames[-1]
+    hidden = rest.copy()  # the die at the left hidden as the camera's noise would flicker it
+    x0, y0, x1, y1 = min((d.box for d in DiceReader().read(rest)), key=lambda b: b[0])
+    ring = np.concatenate([rest[y0 - 4, x0:x1], rest[y1 + 4, x0:x1]])
+    # painted over inside its box: too little of the picture changes to count as a move
+    hidden[y0 + 3 : y1 - 3, x0 + 3 : x1 - 3] = np.median(ring, axis=0)
+    # after the frame the dice land in (still moving against the one before), the first five
+    # still frames find it in three (a die left unsure), the next five in all
+    replay = [*frames[:-12], rest, hidden, rest, hidden, rest, rest, *[rest] * 5]
+    for i, frame in enumerate(replay):
+        cv2.imwrite(str(tmp_path / f"f{i:03d}.png"), frame)
+    args = [
+        "watch",
+        "--camera",
+        f"replay:{tmp_path}@0",
+        "--dice",
+        "5",
+        "--frames",
+        str(len(replay)),
+    ]
+    assert main(args) == 0
+    events = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [(e["kind"], e.get("revises", False)) for e in events] == [
+        ("unsure", False),
+        ("roll", True),
+    ]
+    unsure = [b for b, v in zip(events[0]["boxes"], events[0]["values"], strict=True) if v is None]
+    assert len(unsure) == 1 and unsure[0][0] < x1 and unsure[0][2] > x0  # the hidden die
+    assert sorted(events[1]["values"]) == sorted(ROLLS[0])
+
+
 def test_watch_says_when_the_count_is_wrong(config, rolls_folder, capsys):
     frames = len(list(rolls_folder.iterdir()))
     main(["watch", "--camera", f"replay:{rolls_folder}@0", "--dice", "6", "--frames", str(frames)])
