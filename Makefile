@@ -49,7 +49,8 @@ bench: $(STAMP)
 # stages are for numeral faces. The classifier is then quantized to 8-bit integers
 # (models/recipe/quantize.py), calibrated on crops of the train dice. About three hours on 2 cores.
 # `make model MODELS=DIR` writes a candidate into DIR instead of over the shipped models;
-# compare it with `companion bench vision --split dev --models DIR`.
+# compare it with `companion bench vision --split dev --models DIR`. DIR starts from the shipped
+# card, so the reader's own settings in it (faint peaks, the second look) are kept.
 TRAIN := $(BIN)/python models/recipe/train.py --data $(DICE_DATA) --threads 1
 MODELS ?= models
 CKPT ?= artifacts/model-checkpoints
@@ -63,6 +64,8 @@ MINE := $(CKPT)/mine
 model: $(STAMP)
 	$(BIN)/pip install --quiet -e '.[dev,train]'
 	rm -rf $(CKPT)
+	mkdir -p $(MODELS)
+	test -f $(MODELS)/dice.json || cp models/dice.json $(MODELS)/dice.json
 	$(MAKE) -j2 model-detector model-faces
 	cp $(MODELS)/dice-faces.onnx $(CKPT)/dice-faces-float.onnx
 	$(BIN)/python models/recipe/quantize.py --data $(DICE_DATA) \
