@@ -100,7 +100,7 @@ class Settler:
     def done(self) -> bool:
         """This rest was read and no window of it is still to be read: a frame that shows
         the same picture need not be read again."""
-        return self._frames >= self.still_frames and not self._counting(self._frames + 1)
+        return not self._counting(self._frames + 1)  # past the last window (so rested too)
 
     def _counting(self, frame: int) -> bool:
         """The rest's ``frame``-th frame is counted: in the first window, or in a window
@@ -199,8 +199,13 @@ class Settler:
             confidences.append(c)
         return values, confidences
 
+    @staticmethod
+    def _framings(track: _Track) -> tuple[Reading, ...]:
+        """Every box a track had, as places a die lay (``_lay_there``)."""
+        return tuple(Reading(b, None, 0.0) for b in track.boxes)
+
     def _places(self) -> tuple[Reading, ...]:
-        return tuple(Reading(b, None, 0.0) for t in self._tracks for b in t.boxes)
+        return tuple(p for t in self._tracks for p in self._framings(t))
 
     def _read_rest(self) -> Settled | None:
         places = self._places()
@@ -215,18 +220,11 @@ class Settler:
             return self._revise() if self._awaiting is not None else None
         values, confidences = self._values(dice, self._frames)
         event = self._event(dice, values, confidences)
-        self._awaiting = (
-            None
-            if event.kind == "roll"
-            else (
-                len(dice),
-                [
-                    (tuple(Reading(b, None, 0.0) for b in t.boxes), v)
-                    for t, v in zip(dice, values, strict=True)
-                    if v is not None
-                ],
-            )
-        )
+        self._awaiting = None
+        if event.kind != "roll":  # it waits for a person: keep what it trusted
+            pairs = zip(dice, values, strict=True)
+            trusted = [(self._framings(t), v) for t, v in pairs if v is not None]
+            self._awaiting = (len(dice), trusted)
         return event
 
     def _revise(self) -> Settled | None:
