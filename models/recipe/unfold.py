@@ -1,15 +1,18 @@
-"""A float face classifier exported by the recipe, put back into the recipe's PyTorch model.
+"""A float model exported by the recipe, put back into the recipe's PyTorch model.
 
-    python models/recipe/unfold.py --data ../shared/data/dice \
+    python models/recipe/unfold.py --data ../shared/data/dice --model faces \
         --onnx FLOAT.onnx --out artifacts/faces.pt
+    python models/recipe/unfold.py --data ../shared/data/dice --model detector \
+        --onnx models/dice-detector.onnx --out artifacts/detector.pt
 
-so that a training stage can continue from a shipped classifier (`train.py --init-faces`)
-whose checkpoint is gone. The shipped int8 file cannot be used: give its float file (the
-shipped one is in commit 7805f99, `git show 7805f99:models/dice-faces.onnx`).
+so that a training stage can continue from a shipped model (`train.py --init-faces` or
+`--init-detector`) whose checkpoint is gone. The shipped classifier is int8 and cannot be
+used: give its float file (the shipped one is in commit 7805f99, `git show
+7805f99:models/dice-faces.onnx`). The detector ships in float.
 
 The export folds each batch norm into the convolution before it. Each is unfolded with the
-mean and variance of that convolution's output over training crops (real dice, rendered
-crops and "not a die" patches), so the model computes the same function in eval mode
+mean and variance of that convolution's output over training inputs (read from the ONNX
+file's own intermediate outputs), so the model computes the same function in eval mode
 (checked at the end against the ONNX file), and in training a batch's statistics start
 close to the running ones. Training only: it needs the `train` extra (PyTorch, onnx).
 """
@@ -23,69 +26,100 @@ import numpy as np
 import onnx
 import onnxruntime as ort
 import torch
-import torch.nn.functional as F
 import train as T
 from onnx import numpy_helper
 
 from companion.vision import reader as R
 
 
-def unfold(src: Path, data: Path, seed: int = 7) -> tuple[T.Faces, float]:
-    """The classifier of ``src`` as the recipe's model, and the largest difference between
-    its probabilities and the ONNX file's on 300 real train crops."""
+def inputs(model: str, data: Path, rng: np.random.Generator) -> np.ndarray:
+    """Training inputs the batch-norm statistics are measured on, as the recipe draws them."""
+    sets = T.load_labels(data)
+    if model == "faces":
+        dice, negs = T.real_dice(sets, dev=False)
+        crops = []
+        for _ in range(2000):
+            img, box, _, amount = dice[int(rng.integers(len(dice)))]
+            crops.append(T.sample_crop(rng, img, box, amount))
+        crops += [c for c, _ in T.synthetic_crops(rng, 1800, 8)]
+        crops += [negs[int(rng.integers(len(negs)))][0] for _ in range(300)]
+        return R.to_tensor(np.stack([T.augment_crop(rng, c) for c in crops]))
+    real = T.real_photos(sets, dev=False)
+    photos = real + T.synthetic_photos(rng, 100, R.DETECT_SIZE)
+    picks = [int(rng.integers(len(real))) for _ in range(96)]
+    picks += [int(rng.integers(len(real), len(photos))) for _ in range(32)]
+    crops = [T.detector_sample(rng, *photos[i], R.DETECT_SIZE)[0] for i in picks]
+    return R.to_tensor(np.stack(crops))
+
+
+def unfold(model: str, src: Path, data: Path, seed: int = 7) -> tuple[torch.nn.Module, float]:
+    """The model of ``src`` as the recipe's, and the largest difference between its outputs
+    and the ONNX file's on training inputs it was not unfolded with."""
     m = onnx.load(str(src))
     init = {i.name: torch.from_numpy(numpy_helper.to_array(i).copy()) for i in m.graph.initializer}
     convs = [n for n in m.graph.node if n.op_type == "Conv"]
-    net = T.Faces(len(T.CLASSES)).eval()
-    if len(convs) != len(net.body):
-        raise SystemExit(
-            f"{src}: {len(convs)} convolutions, the recipe's model has {len(net.body)}"
-        )
+    net = (T.Faces(len(T.CLASSES)) if model == "faces" else T.Detector()).eval()
+    # Every convolution's output, to measure what each batch norm saw.
+    for node in convs:
+        m.graph.output.append(onnx.helper.make_tensor_value_info(node.output[0], 1, None))
+    session = ort.InferenceSession(m.SerializeToString(), providers=["CPUExecutionProvider"])
     rng = np.random.default_rng(seed)
-    dice, negs = T.real_dice(T.load_labels(data), dev=False)
-    crops = []
-    for _ in range(2000):
-        img, box, _, amount = dice[int(rng.integers(len(dice)))]
-        crops.append(T.sample_crop(rng, img, box, amount))
-    crops += [c for c, _ in T.synthetic_crops(rng, 1800, 8)]
-    crops += [negs[int(rng.integers(len(negs)))][0] for _ in range(300)]
-    x = torch.from_numpy(R.to_tensor(np.stack([T.augment_crop(rng, c) for c in crops])))
+    x = inputs(model, data, rng)
+    first = session.get_inputs()[0].name
+    batch = session.get_inputs()[0].shape[0]  # the detector is exported for one picture
+    batch = batch if isinstance(batch, int) else 64
+    outs = [session.run(None, {first: x[i : i + batch]}) for i in range(0, len(x), batch)]
+    names = [o.name for o in session.get_outputs()]
+    modules = dict(net.named_modules())
+    prefix = "m." if model == "faces" else ""  # the classifier is exported inside a wrapper
     with torch.no_grad():
-        for k, node in enumerate(convs):
-            conv, bn = net.body[k][0], net.body[k][1]
+        for node in convs:
+            # "/s4/s4.0/s4.0.3/s4.0.3.0/Conv_output_0": the module s4.0.3.0
+            path = node.output[0].split("/")[-2].removeprefix(prefix)
+            conv = modules[path]
             conv.weight.copy_(init[node.input[1]])
             bias = init[node.input[2]]
-            z = conv(x)
-            mean, var = z.mean((0, 2, 3)), z.var((0, 2, 3), unbiased=False)
+            head, _, index = path.rpartition(".")
+            bn = modules.get(f"{head}.{int(index) + 1}" if head else str(int(index) + 1))
+            if not isinstance(bn, torch.nn.BatchNorm2d):
+                conv.bias.copy_(bias)  # a convolution with no batch norm keeps its own bias
+                continue
+            k = names.index(node.output[0])
+            y = np.concatenate([o[k] for o in outs]).astype(np.float64)  # z + bias
+            mean = torch.from_numpy(y.mean((0, 2, 3)) - bias.numpy()).float()
+            var = torch.from_numpy(y.var((0, 2, 3))).float()
             # eval: (z - mean) / sqrt(var + eps) * sqrt(var + eps) + mean + bias = z + bias
             bn.running_mean.copy_(mean)
             bn.running_var.copy_(var)
             bn.weight.copy_(torch.sqrt(var + bn.eps))
             bn.bias.copy_(mean + bias)
-            x = F.relu(z + bias[None, :, None, None])
-        for name in ("embed", "out"):
-            getattr(net, name).weight.copy_(init[f"m.{name}.weight"])
-            getattr(net, name).bias.copy_(init[f"m.{name}.bias"])
-    session = ort.InferenceSession(str(src), providers=["CPUExecutionProvider"])
-    every = max(1, len(dice) // 300)
-    test = R.to_tensor(np.stack([T.sample_crop(rng, i, b, a) for i, b, _, a in dice[::every]]))
+        for name, module in modules.items():
+            if isinstance(module, torch.nn.Linear):
+                module.weight.copy_(init[f"{prefix}{name}.weight"])
+                module.bias.copy_(init[f"{prefix}{name}.bias"])
+    test = inputs(model, data, np.random.default_rng(seed + 1))[:64]
+    theirs = np.concatenate(
+        [session.run(None, {first: test[i : i + batch]})[0] for i in range(0, len(test), batch)]
+    )
     with torch.no_grad():
-        mine = torch.softmax(net(torch.from_numpy(test))[0], 1).numpy()
-    return net, float(np.abs(session.run(None, {"crops": test})[0] - mine).max())
+        out = net(torch.from_numpy(test))
+        mine = torch.softmax(out[0], 1).numpy() if model == "faces" else out.numpy()
+    return net, float(np.abs(theirs - mine).max())
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--data", type=Path, required=True, help="folder of labelled photo sets")
-    ap.add_argument("--onnx", type=Path, required=True, help="a float dice-faces.onnx")
+    ap.add_argument("--model", choices=["faces", "detector"], required=True)
+    ap.add_argument("--onnx", type=Path, required=True, help="a float file the recipe exported")
     ap.add_argument("--out", type=Path, required=True, help="where to write the .pt weights")
     args = ap.parse_args()
-    net, diff = unfold(args.onnx, args.data)
-    if diff > 1e-4:
+    net, diff = unfold(args.model, args.onnx, args.data)
+    if diff > 1e-3:
         raise SystemExit(f"the unfolded model differs from {args.onnx} by {diff:.2g}: not written")
     args.out.parent.mkdir(parents=True, exist_ok=True)
     torch.save(net.state_dict(), args.out)
-    print(f"wrote {args.out} (probabilities within {diff:.1g} of {args.onnx})")
+    print(f"wrote {args.out} (outputs within {diff:.1g} of {args.onnx})")
 
 
 if __name__ == "__main__":
