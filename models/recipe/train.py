@@ -63,6 +63,7 @@ def dws(i, o, s=1):
 # The detector's channels at strides 8, 16 and 32, and in its pyramid. "medium" has the same
 # layers, wider where the picture is small (about 2.4 ms more a 512 px frame on one thread).
 DETECTOR_WIDTHS = {"small": (48, 96, 128, 64), "medium": (64, 160, 256, 96)}
+FACES_WIDTHS = {"small": (32, 64, 128), "medium": (48, 96, 192)}
 
 
 class Detector(nn.Module):
@@ -99,18 +100,19 @@ class Detector(nn.Module):
 class Faces(nn.Module):
     """The face classifier; its 64-number embedding is what `companion teach` matches."""
 
-    def __init__(self, classes: int):
+    def __init__(self, classes: int, widths=FACES_WIDTHS["small"]):
         super().__init__()
+        a, b, c = widths
         self.body = nn.Sequential(
-            cbr(3, 32),
-            cbr(32, 32, 2),
-            cbr(32, 64),
-            cbr(64, 64, 2),
-            cbr(64, 128),
-            cbr(128, 128, 2),
-            cbr(128, 128),
+            cbr(3, a),
+            cbr(a, a, 2),
+            cbr(a, b),
+            cbr(b, b, 2),
+            cbr(b, c),
+            cbr(c, c, 2),
+            cbr(c, c),
         )
-        self.embed = nn.Linear(128, 64)
+        self.embed = nn.Linear(c, 64)
         self.out = nn.Linear(64, classes)
 
     def forward(self, x):
@@ -467,7 +469,7 @@ def widen(net, state):
         if old.dim() != new.dim():
             raise SystemExit(f"cannot widen {name}: {tuple(old.shape)} to {tuple(new.shape)}")
         grown = new.clone()
-        if old.dim() == 4 and old.shape[1] > 1:  # a full convolution: new inputs read nothing
+        if old.dim() in (2, 4) and old.shape[1] > 1:  # new inputs read nothing
             grown[:, old.shape[1] :] = 0
         grown[tuple(slice(0, n) for n in old.shape)] = old
         own[name] = grown
@@ -533,14 +535,14 @@ def train_detector(
     return net.eval()
 
 
-def train_faces(crops, real, steps, log, init=None, rendered=0.5, hard=(), tint=0.0):
+def train_faces(crops, real, steps, log, init=None, rendered=0.5, hard=(), tint=0.0, width="small"):
     """A ``rendered`` share of each batch is rendered crops drawn evenly over the classes, the
     rest real dice (cropped afresh) with one real 'not a die' patch for every seven (half of
     them ``hard`` ones, when given). ``tint``: half the crops that are not dots get each
     colour channel scaled by up to this much (a warm or cool light); 0 draws nothing."""
     rng = np.random.default_rng(2)
     dice, negs = real
-    net = Faces(len(CLASSES))
+    net = Faces(len(CLASSES), FACES_WIDTHS[width])
     opt, sched = optimiser(net, steps, init, log, "faces")
     by_class = defaultdict(list)
     for i, (_, c) in enumerate(crops):
@@ -682,6 +684,13 @@ def main() -> None:
         help="the detector's channels (DETECTOR_WIDTHS); from narrower --init-detector weights, "
         "it is widened",
     )
+    ap.add_argument(
+        "--faces-width",
+        choices=sorted(FACES_WIDTHS),
+        default="small",
+        help="the classifier's channels (FACES_WIDTHS); from narrower --init-faces weights, "
+        "the new channels start silent",
+    )
     ap.add_argument("--detect-size", type=int, default=R.DETECT_SIZE, help="detector input side")
     ap.add_argument(
         "--despeckle",
@@ -759,6 +768,7 @@ def main() -> None:
             args.rendered_share,
             hard,
             args.tint_faces,
+            args.faces_width,
         )
         args.checkpoints.mkdir(parents=True, exist_ok=True)
         torch.save(faces.state_dict(), args.checkpoints / "faces.pt")

@@ -58,7 +58,11 @@ def unfold(model: str, src: Path, data: Path, seed: int = 7) -> tuple[torch.nn.M
     m = onnx.load(str(src))
     init = {i.name: torch.from_numpy(numpy_helper.to_array(i).copy()) for i in m.graph.initializer}
     convs = [n for n in m.graph.node if n.op_type == "Conv"]
-    net = (T.Faces(len(T.CLASSES)) if model == "faces" else T.Detector()).eval()
+    if model == "faces":  # its widths: the channels of its first, third and fifth layers
+        widths = tuple(init[convs[k].input[1]].shape[0] for k in (0, 2, 4))
+        net = T.Faces(len(T.CLASSES), widths).eval()
+    else:
+        net = T.Detector().eval()
     # Every convolution's output, to measure what each batch norm saw.
     for node in convs:
         m.graph.output.append(onnx.helper.make_tensor_value_info(node.output[0], 1, None))
