@@ -75,16 +75,16 @@ def unfold(model: str, src: Path, data: Path, seed: int = 7) -> tuple[torch.nn.M
     outs = [session.run(None, {first: x[i : i + batch]}) for i in range(0, len(x), batch)]
     names = [o.name for o in session.get_outputs()]
     modules = dict(net.named_modules())
-    prefix = "m." if model == "faces" else ""  # the classifier is exported inside a wrapper
     with torch.no_grad():
         for node in convs:
-            # "/s4/s4.0/s4.0.3/s4.0.3.0/Conv_output_0": the module s4.0.3.0
-            path = node.output[0].split("/")[-2].removeprefix(prefix)
+            # "/s4/s4.0/s4.0.3/s4.0.3.0/Conv_output_0": the module s4.0.3.0, whose batch norm
+            # (if it has one) is the next module of its block, s4.0.3.1
+            path = node.output[0].split("/")[-2]
             conv = modules[path]
             conv.weight.copy_(init[node.input[1]])
             bias = init[node.input[2]]
             head, _, index = path.rpartition(".")
-            bn = modules.get(f"{head}.{int(index) + 1}" if head else str(int(index) + 1))
+            bn = modules.get(f"{head}.{int(index) + 1}")
             if not isinstance(bn, torch.nn.BatchNorm2d):
                 conv.bias.copy_(bias)  # a convolution with no batch norm keeps its own bias
                 continue
@@ -97,6 +97,7 @@ def unfold(model: str, src: Path, data: Path, seed: int = 7) -> tuple[torch.nn.M
             bn.running_var.copy_(var)
             bn.weight.copy_(torch.sqrt(var + bn.eps))
             bn.bias.copy_(mean + bias)
+        prefix = "m." if model == "faces" else ""  # the classifier is exported in a wrapper
         for name, module in modules.items():
             if isinstance(module, torch.nn.Linear):
                 module.weight.copy_(init[f"{prefix}{name}.weight"])
