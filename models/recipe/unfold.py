@@ -65,7 +65,9 @@ def unfold(model: str, src: Path, data: Path, seed: int = 7) -> tuple[torch.nn.M
         net = T.Detector().eval()
     # Every convolution's output, to measure what each batch norm saw.
     for node in convs:
-        m.graph.output.append(onnx.helper.make_tensor_value_info(node.output[0], 1, None))
+        m.graph.output.append(
+            onnx.helper.make_tensor_value_info(node.output[0], onnx.TensorProto.FLOAT, None)
+        )
     session = ort.InferenceSession(m.SerializeToString(), providers=["CPUExecutionProvider"])
     rng = np.random.default_rng(seed)
     x = inputs(model, data, rng)
