@@ -51,6 +51,14 @@ def test_a_phone_confirms_a_roll_the_camera_was_unsure_of(unsure_server, browser
     # the camera settles on the first roll but is sure of no die: the phone asks
     phone.wait_for_selector("#confirm:not([hidden])", timeout=90_000)
     assert "unsure" in phone.locator("#confirm").inner_text()
+    # the device's reason reads as a sentence of its own, on the phone and after the
+    # table's "Camera: please confirm the roll."
+    why = phone.locator("#confirm-why").inner_text()
+    assert why.startswith("Die 1, 2, 3, 4, 5 could not be read") and why.endswith("."), why
+    table = browser.new_page(viewport={"width": 1024, "height": 768})
+    table.goto(f"{srv.url}/table/{srv.game_id}")
+    table.wait_for_selector("#device:has-text('Die 1, 2, 3, 4, 5 could not be read')")
+    assert table.locator("#device").inner_text().startswith("Camera: please confirm the roll. Die")
     game = json.loads(urllib.request.urlopen(f"{srv.url}/api/games/{srv.game_id}").read())
     assert game["view"]["roll"] is None  # nothing entered the game yet
     shot(phone, "phone-confirm-unsure-roll")

@@ -157,5 +157,13 @@ const TC = (() => {
     };
   }
 
-  return { rollPicker, TRIBES, TRIBE, api, live, el, svg, die, drawIsland, hexShapes, center, corner, pts, seatName };
+  // The device's messages are phrases ("4 of 5 dice seen"); shown on their own, or after a
+  // sentence, each is written as a sentence: a capital first and a stop at the end.
+  function sentence(text) {
+    if (!text) return "";
+    const s = text[0].toUpperCase() + text.slice(1);
+    return /[.!?)]$/.test(s) ? s : `${s}.`;
+  }
+
+  return { sentence, rollPicker, TRIBES, TRIBE, api, live, el, svg, die, drawIsland, hexShapes, center, corner, pts, seatName };
 })();

@@ -99,8 +99,7 @@
     const p = g.device && g.device.pending && g.device.pending.game_id === gameId ? g.device.pending : null;
     $("confirm").hidden = !p;
     if (!p) { confirmShown = null; return; }
-    const why = g.device.message || "";
-    $("confirm-why").textContent = why && !/[.!?]$/.test(why) ? `${why}.` : why;
+    $("confirm-why").textContent = TC.sentence(g.device.message);
     const key = JSON.stringify(p.values);
     if (key !== confirmShown) {
       confirmShown = key;

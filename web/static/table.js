@@ -42,7 +42,9 @@
   function showDevice(g) {
     const d = g.device;
     const [text, cls] = DEVICE[d.state] || [d.state, ""];
-    $("device").textContent = text + (d.message ? ` ${d.message}` : "");
+    // After a whole sentence the message is one of its own; after a colon it goes on.
+    const message = text.endsWith(".") ? TC.sentence(d.message) : d.message || "";
+    $("device").textContent = text + (message ? ` ${message}` : "");
     $("device").className = `device${cls}`;
     const pending = d.pending && d.pending.game_id === gameId ? d.pending : null;
     $("entry-help").hidden = !pending;
