@@ -23,6 +23,12 @@ $(CHROMIUM) $(SHELLCHECK):
 	$(SUDO) apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium shellcheck
 
+# The Pi's own CPUs, emulated (tests/integration/test_arm64.py): Debian's arm64 Python and
+# the aarch64 wheels pip installs on a Pi, run by qemu-aarch64 (installed when missing).
+ARM64 := .arm64
+$(ARM64)/site: pyproject.toml tests/arm64/root.sh $(STAMP)
+	tests/arm64/root.sh $(ARM64) $(BIN)/python
+
 run: $(STAMP)
 	$(BIN)/companion serve --demo
 
@@ -30,7 +36,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-test: $(STAMP) $(CHROMIUM) $(SHELLCHECK) lint
+test: $(STAMP) $(CHROMIUM) $(SHELLCHECK) $(ARM64)/site lint
 	$(BIN)/python -m pytest
 
 bench: $(STAMP)
@@ -101,4 +107,4 @@ model-faces: $(DETECTOR2)/detector.pt $(FACES2)/faces.pt
 		--init-faces $(FACES4)/faces.pt --rendered-share 0.5 --numerals 8 --mine-with $(MINE)
 
 clean:
-	rm -rf $(VENV) build dist *.egg-info
+	rm -rf $(VENV) $(ARM64) build dist *.egg-info

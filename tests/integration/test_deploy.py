@@ -56,17 +56,6 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
-def wheel(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("wheel")
-    subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(out), str(REPO)],
-        check=True,
-    )
-    (found,) = out.glob("table_companion-*.whl")
-    return found
-
-
 def test_the_wheel_carries_the_models_and_the_web_assets(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
     for needed in (

@@ -1,0 +1,24 @@
+"""Fixtures shared by the integration tests."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).parents[2]
+
+
+@pytest.fixture(scope="session")
+def wheel(tmp_path_factory) -> Path:
+    """This work tree built as the wheel a Pi installs."""
+    out = tmp_path_factory.mktemp("wheel")
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(out), str(REPO)],
+        check=True,
+        capture_output=True,
+    )
+    (found,) = out.glob("table_companion-*.whl")
+    return found

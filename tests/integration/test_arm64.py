@@ -1,0 +1,118 @@
+"""The dice reader on a Raspberry Pi's own CPUs, emulated.
+
+There is no Pi here. `make test` builds ``.arm64/`` (``tests/arm64/root.sh``): Debian
+Bookworm's arm64 Python 3.11, which 64-bit Raspberry Pi OS Bookworm is built on, and the
+aarch64 wheels pip installs on a Pi, at .venv's versions; the tests add this work tree's
+own wheel.
+qemu-aarch64 runs it as a Pi Zero 2 W's Cortex-A53, a Pi 4's Cortex-A72 and a Pi 5's
+Cortex-A76: the instructions each core has, not its speed, so no timing is taken here.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.integration
+
+REPO = Path(__file__).parents[2]
+ARM64 = REPO / ".arm64"
+GOLDEN = sorted((REPO / "tests" / "data" / "dice").glob("*.jpg"))
+CPUS = {"pi-zero-2-w": "cortex-a53", "pi-4": "cortex-a72", "pi-5": "cortex-a76"}
+
+
+def run(cmd: list[str], cwd: Path, path: list[Path] = ()) -> subprocess.CompletedProcess:
+    env = {**os.environ, "COMPANION_CONFIG": str(cwd / "none.toml")}
+    if path:
+        env["PYTHONPATH"] = os.pathsep.join(map(str, path))
+    return subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=900)
+
+
+def on_pi(cpu: str, args: list[str], cwd: Path, first: list[Path] = ()):
+    """``python3.11 -P ARGS`` of the arm64 root, on an emulated ``cpu``, with this work
+    tree's wheel (``cwd / "project"``) and the root's site-packages."""
+    if not (ARM64 / "root").is_dir():
+        pytest.fail(f"no arm64 root in {ARM64}: run `make test`, which builds it")
+    root = ARM64 / "root"
+    python = [str(root / "usr" / "bin" / "python3.11"), "-P"]
+    return run(
+        ["qemu-aarch64", "-cpu", cpu, "-L", str(root), *python, *args],
+        cwd,
+        [*first, cwd / "project", ARM64 / "site"],
+    )
+
+
+def dice(out: str) -> list[dict]:
+    return [json.loads(line) for line in out.splitlines()]
+
+
+@pytest.fixture(scope="module")
+def here(tmp_path_factory, wheel) -> tuple[Path, list[dict]]:
+    """A working folder with this work tree's wheel installed in ``project``, and the
+    golden photos read on this machine."""
+    cwd = tmp_path_factory.mktemp("arm64")
+    (cwd / "none.toml").write_text("")  # no config: the shipped defaults
+    pip = [sys.executable, "-m", "pip", "--quiet", "install", "--no-deps"]
+    put = run([*pip, "--target", str(cwd / "project"), str(wheel)], cwd)
+    assert put.returncode == 0, put.stderr
+    done = run([sys.executable, "-m", "companion", "read", "--json", *map(str, GOLDEN)], cwd)
+    assert done.returncode == 0, done.stderr
+    return cwd, dice(done.stdout)
+
+
+@pytest.mark.parametrize("cpu", CPUS.values(), ids=CPUS.keys())
+def test_a_pi_reads_the_golden_photos_as_this_machine_does(cpu, here):
+    cwd, expected = here
+    done = on_pi(cpu, ["-m", "companion", "read", "--json", *map(str, GOLDEN)], cwd)
+    assert done.returncode == 0, done.stderr[-2000:]
+    read = dice(done.stdout)
+    assert [r["image"] for r in read] == [e["image"] for e in expected]
+    for r, e in zip(read, expected, strict=True):
+        # The same dice, boxes and values. The detector runs in floating point and the
+        # classifier's integers are turned back into probabilities in floating point, whose
+        # last bits differ between x86 and ARM: a confidence may move in its third place.
+        assert [(d["value"], d["box"]) for d in r["dice"]] == [
+            (d["value"], d["box"]) for d in e["dice"]
+        ], r["image"]
+        for a, b in zip(r["dice"], e["dice"], strict=True):
+            assert abs(a["confidence"] - b["confidence"]) <= 0.01, (r["image"], a, b)
+
+
+def test_the_emulated_pi_is_aarch64_with_the_pinned_onnxruntime(here):
+    cwd, _ = here
+    code = "import platform, onnxruntime; print(platform.machine(), onnxruntime.__version__)"
+    done = on_pi(CPUS["pi-4"], ["-c", code], cwd)
+    assert done.returncode == 0, done.stderr
+    pinned = next(
+        line.split("==")[1].split('"')[0]
+        for line in (REPO / "pyproject.toml").read_text().splitlines()
+        if '"onnxruntime==' in line
+    )
+    assert done.stdout.split() == ["aarch64", pinned]
+
+
+def test_the_emulated_pi_4_catches_the_onnxruntime_that_dies_on_one(here):
+    """onnxruntime 1.21.0 dies with "Illegal instruction" on a Pi 4 (the reason for the pin
+    in pyproject.toml): the emulated Cortex-A72 must see that, or the tests above prove
+    nothing about a Pi 4. The Cortex-A76 has the instructions, so there it reads."""
+    cwd, expected = here
+    old = [ARM64 / "ort-1.21.0"]
+    code = (
+        "import sys, onnxruntime; print(onnxruntime.__version__, flush=True); "
+        "from companion.cli import main; sys.exit(main(sys.argv[1:]))"
+    )
+    args = ["-c", code, "read", "--json", str(GOLDEN[0])]
+    pi4 = on_pi(CPUS["pi-4"], args, cwd, first=old)
+    assert pi4.returncode != 0
+    assert "Illegal instruction" in pi4.stderr  # (it dies on importing onnxruntime)
+    assert "dice" not in pi4.stdout
+    pi5 = on_pi(CPUS["pi-5"], args, cwd, first=old)
+    assert pi5.returncode == 0, pi5.stderr[-2000:]
+    version, read = pi5.stdout.split("\n", 1)
+    assert version == "1.21.0"  # the old build, not the pinned one
+    assert [d["value"] for d in dice(read)[0]["dice"]] == [d["value"] for d in expected[0]["dice"]]
