@@ -23,7 +23,7 @@ if ! dpkg --print-foreign-architectures | grep -qx arm64; then
 fi
 $sudo apt-get update -qq
 command -v qemu-aarch64 >/dev/null ||
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq qemu-user
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends qemu-user
 
 rm -rf "$dir.tmp"
 mkdir -p "$dir.tmp/debs" "$dir.tmp/root"
