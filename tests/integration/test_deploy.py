@@ -17,7 +17,11 @@ from tests.helpers import get_when_up
 
 pytestmark = pytest.mark.integration
 REPO = Path(__file__).parents[2]
-SCRIPTS = [REPO / "deploy" / "install.sh", REPO / ".ci" / "run"]
+SCRIPTS = [
+    REPO / "deploy" / "install.sh",
+    REPO / ".ci" / "run",
+    REPO / "tests" / "arm64" / "root.sh",
+]
 
 
 def test_every_script_passes_shellcheck():
