@@ -15,10 +15,11 @@ REPO = Path(__file__).parents[2]
 def wheel(tmp_path_factory) -> Path:
     """This work tree built as the wheel a Pi installs."""
     out = tmp_path_factory.mktemp("wheel")
-    subprocess.run(
+    built = subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(out), str(REPO)],
-        check=True,
         capture_output=True,
+        text=True,
     )
+    assert built.returncode == 0, built.stderr
     (found,) = out.glob("table_companion-*.whl")
     return found
