@@ -294,6 +294,8 @@ class DiceReader:
             )
         card = json.loads((models / "dice.json").read_text())
         self.classes: list[str] = card["classes"]
+        # the side of the square crop the face classifier was trained on
+        self.crop_size: int = card.get("crop_size", CROP_SIZE)
         self.min_confidence = card["min_confidence"] if min_confidence is None else min_confidence
         self.detect_threshold = (
             card["detect_threshold"] if detect_threshold is None else detect_threshold
@@ -317,6 +319,15 @@ class DiceReader:
                 f"cannot load the dice models from {models}: {exc}. Reinstall the "
                 "package, or run `make model` to rebuild them."
             ) from exc
+        faces_side = self._faces.get_inputs()[0].shape[2]
+        if isinstance(faces_side, int) and faces_side != self.crop_size:
+            raise VisionError(
+                f"{models / 'dice.json'} gives crop_size {self.crop_size}, but "
+                f"{models / 'dice-faces.onnx'} reads {faces_side}x{faces_side} crops: the card "
+                "and the classifier come from different runs. Put back the dice.json that was "
+                "made with this classifier, reinstall the package, or run `make model`.",
+                code="vision/card-mismatch",
+            )
         # Which face classifier this is: a taught die's embeddings only mean something to
         # the classifier that made them.
         self.faces_id = hashlib.sha256((models / "dice-faces.onnx").read_bytes()).hexdigest()[:16]
@@ -362,12 +373,12 @@ class DiceReader:
 
     def classify(self, img: np.ndarray, boxes: list) -> tuple[np.ndarray, np.ndarray]:
         """Class probabilities (N, classes) and unit embeddings (N, 64) for each box."""
-        return self._run([crop_die(img, b) for b in boxes])
+        return self._run([crop_die(img, b, self.crop_size) for b in boxes])
 
     def symbol_embeddings(self, img: np.ndarray, boxes: list) -> np.ndarray:
         """Unit embeddings (N, 64) of the symbol on each box's die (see ``symbol_crop``):
         what a taught die's faces are told apart by."""
-        return self._run([symbol_crop(crop_die(img, b)) for b in boxes])[1]
+        return self._run([symbol_crop(crop_die(img, b, self.crop_size)) for b in boxes])[1]
 
     def _run(self, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         """The face classifier's probabilities and unit embeddings for each crop."""
@@ -514,7 +525,7 @@ class DiceReader:
 
     def _read_each(self, img: np.ndarray, boxes: list) -> list[DieReading | None]:
         """The reading of each box, None where it holds no die."""
-        crops = [crop_die(img, b) for b in boxes]
+        crops = [crop_die(img, b, self.crop_size) for b in boxes]
         if self.custom is None:
             probs, emb = self._run(crops)
             probs = self._look_again(img, boxes, probs)
@@ -559,7 +570,11 @@ class DiceReader:
         ]
         if not again:
             return probs
-        looks = [crop_die(img, boxes[i], margin=m) for m in self.second_look for i in again]
+        looks = [
+            crop_die(img, boxes[i], self.crop_size, margin=m)
+            for m in self.second_look
+            for i in again
+        ]
         more = self._run(looks)[0].reshape(len(self.second_look), len(again), -1)
         probs = probs.copy()
         probs[again] = (probs[again] + more.sum(0)) / (1 + len(self.second_look))

@@ -41,13 +41,15 @@ BATCH = 64
 class TrainCrops(CalibrationDataReader):
     """Batches of crops of real train dice, as the reader crops them, in four turns."""
 
-    def __init__(self, data: Path, count: int = CALIBRATION_DICE, seed: int = 0):
+    def __init__(
+        self, data: Path, count: int = CALIBRATION_DICE, seed: int = 0, size: int = R.CROP_SIZE
+    ):
         dice, _ = real_dice(load_labels(data), dev=False)
         if not dice:
             raise SystemExit(f"no train dice under {data}: pass the folder of photo sets")
         rng = np.random.default_rng(seed)
         pick = rng.choice(len(dice), size=min(count, len(dice)), replace=False)
-        crops = np.stack([R.crop_die(dice[i][0], dice[i][1]) for i in sorted(pick)])
+        crops = np.stack([R.crop_die(dice[i][0], dice[i][1], size) for i in sorted(pick)])
         batch = R.to_tensor(crops)
         turned = np.concatenate([np.rot90(batch, k, axes=(2, 3)) for k in range(R.TURNS)])
         self.batches = iter(
@@ -63,18 +65,21 @@ def quantize(source: Path, out: Path, data: Path, method: str = "minmax") -> Pat
     """Write the int8 copy of the float classifier ``source`` to ``out``."""
     import onnx
 
-    if any(n.op_type == "QuantizeLinear" for n in onnx.load(str(source)).graph.node):
+    model = onnx.load(str(source))
+    if any(n.op_type == "QuantizeLinear" for n in model.graph.node):
         raise SystemExit(
             f"{source} is already quantized: pass the float classifier training exported "
             "(make model keeps it as artifacts/model-checkpoints/dice-faces-float.onnx)"
         )
+    # the crops' side is the float model's own input side (the recipe's --crop-size)
+    size = model.graph.input[0].type.tensor_type.shape.dim[2].dim_value or R.CROP_SIZE
     with tempfile.TemporaryDirectory() as tmp:
         prepared = Path(tmp) / "prepared.onnx"
         quant_pre_process(str(source), str(prepared))
         quantize_static(
             str(prepared),
             str(out),
-            TrainCrops(data),
+            TrainCrops(data, size=size),
             quant_format=QuantFormat.QDQ,
             per_channel=True,
             reduce_range=True,

@@ -240,7 +240,7 @@ def sample_crop(rng, img, box, amount):
         return np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
 
     shape = rot(turn) @ rot(-phi) @ np.diag([1.0, squash]) @ rot(phi)
-    return R.crop_die(img, box, shape=shape)
+    return R.crop_die(img, box, R.CROP_SIZE, shape=shape)
 
 
 def jitter(rng, box, amount=0.1):
@@ -271,7 +271,7 @@ def negatives(rng, img, boxes, count):
             or abs(cy - (b[1] + b[3]) / 2) > 0.6 * max(b[3] - b[1], s)
             for b in boxes
         ):
-            out.append(R.crop_die(img, cand))
+            out.append(R.crop_die(img, cand, R.CROP_SIZE))
     return out
 
 
@@ -321,14 +321,16 @@ def synthetic_crops(rng, n, numerals=2, sides=0.0):
             rng, 256, 256, kinds=weights, mess=mess, things=things, sides=slanted
         )
         for d in dice:
-            crops.append((R.crop_die(img, jitter(rng, d.box)), CLASSES.index(d.face.label)))
+            crops.append(
+                (R.crop_die(img, jitter(rng, d.box), R.CROP_SIZE), CLASSES.index(d.face.label))
+            )
         crops.extend((c, NOT_A_DIE) for c in negatives(rng, img, [d.box for d in dice], 2))
         # screw heads, specks, coins, tokens...: boxed as a detector might box them
         for b in things:
             side = max(b[2] - b[0], b[3] - b[1], 8) * rng.uniform(1.0, 1.6)
             cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
             box = (cx - side / 2, cy - side / 2, cx + side / 2, cy + side / 2)
-            crops.append((R.crop_die(img, jitter(rng, box)), NOT_A_DIE))
+            crops.append((R.crop_die(img, jitter(rng, box), R.CROP_SIZE), NOT_A_DIE))
     return crops
 
 
@@ -698,8 +700,15 @@ def main() -> None:
         help="read the train photos that carry salt-and-pepper noise (an exporter's "
         "augmentation; a camera's frames have none) cleaned",
     )
+    ap.add_argument(
+        "--crop-size",
+        type=int,
+        default=R.CROP_SIZE,
+        help="the classifier's input side: every crop is cut at this size (the card records it)",
+    )
     ap.add_argument("--threads", type=int, default=0, help="PyTorch threads (0: its default)")
     args = ap.parse_args()
+    R.CROP_SIZE = args.crop_size  # read at call time by every crop this recipe cuts
     torch.manual_seed(0)
     torch.set_num_threads(args.threads or max(1, torch.get_num_threads()))
 

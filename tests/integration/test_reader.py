@@ -7,6 +7,7 @@ golden real photos in tests/data/dice (see its CREDITS.md) check real pictures.
 from __future__ import annotations
 
 import json
+import shutil
 from collections import Counter
 from pathlib import Path
 
@@ -23,7 +24,9 @@ from companion.vision.reader import (
     CustomDice,
     DiceReader,
     DieReading,
+    VisionError,
     crop_die,
+    model_dir,
     neutral,
     symbol_crop,
     to_tensor,
@@ -436,3 +439,15 @@ def test_a_taught_symbol_is_compared_by_shape_not_by_colour(reader):
     assert shape @ reader.symbol_embeddings(recoloured, [box])[0] > 0.99
     plain = reader.classify(img, [box])[1][0] @ reader.classify(recoloured, [box])[1][0]
     assert plain < 0.95
+
+
+def test_a_card_whose_crop_size_is_not_its_classifiers_is_refused(tmp_path):
+    models = tmp_path / "models"
+    shutil.copytree(model_dir(), models, ignore=shutil.ignore_patterns("__*"))
+    card = json.loads((models / "dice.json").read_text())
+    assert DiceReader(models).crop_size == card["crop_size"]  # the shipped pair agrees
+    card["crop_size"] += 16
+    (models / "dice.json").write_text(json.dumps(card))
+    with pytest.raises(VisionError, match=r"crop_size \d+, but .* reads \d+x\d+ crops") as err:
+        DiceReader(models)
+    assert err.value.code == "vision/card-mismatch"
