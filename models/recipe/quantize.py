@@ -30,7 +30,7 @@ from onnxruntime.quantization import (
     quant_pre_process,
     quantize_static,
 )
-from train import load_labels, real_dice
+from photos import load_labels, real_dice
 
 from companion.vision import reader as R
 

@@ -21,7 +21,6 @@ train dice are drawn more often.
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import math
 import time
@@ -31,15 +30,23 @@ from pathlib import Path
 import cv2
 import numpy as np
 import torch
+from photos import (
+    CLASSES,
+    NOT_A_DIE,
+    images,
+    load_labels,
+    negatives,
+    pip_box_to_die,
+    real_dice,
+    real_photos,
+)
 from torch import nn
 from torch.nn import functional as F
 
 from companion.vision import reader as R
 from companion.vision import render
-from companion.vision.evaluate import despeckle, is_dev, match
+from companion.vision.evaluate import match
 
-CLASSES = ["1", "2", "3", "4", "5", "6", *(f"dot-{c}" for c in render.DOT_COLOURS), "not-a-die"]
-NOT_A_DIE = CLASSES.index("not-a-die")
 BATCH = 64  # crops in each classifier training step
 
 
@@ -131,75 +138,6 @@ class FacesExport(nn.Module):
 
 
 # -- data ------------------------------------------------------------------------------
-def load_labels(data: Path, clean: bool = False):
-    """{set: (folder, {filename: [(value, box)]}, clean)} for train rows (split into train
-    and dev by file). ``clean``: photos with salt-and-pepper noise are read cleaned."""
-    sets = {}
-    for folder in sorted(p for p in data.iterdir() if (p / "labels.csv").exists()):
-        files = defaultdict(list)
-        with open(folder / "labels.csv") as f:
-            for row in csv.DictReader(f):
-                if row["split"] != "train":
-                    continue
-                box = tuple(int(row[k]) for k in ("xmin", "ymin", "xmax", "ymax"))
-                files[row["filename"]].append((int(row["value"]), box))
-        sets[folder.name] = (folder, dict(files), clean)
-    return sets
-
-
-def pip_box_to_die(boxes):
-    """matteop65 boxes surround the pips; estimate the whole top face from them."""
-    sides = [max(b[2] - b[0], b[3] - b[1]) * 1.45 for v, b in boxes if v != 1]
-    side = float(np.median(sides)) if sides else 60.0
-    out = []
-    for v, b in boxes:
-        cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
-        out.append((v, (cx - side / 2, cy - side / 2, cx + side / 2, cy + side / 2)))
-    return out
-
-
-def images(sets, names, dev: bool):
-    """(set name, image, labelled boxes) for the train photos of ``names`` in or out of dev."""
-    for name in names:
-        if name not in sets:
-            continue
-        folder, files, clean = sets[name]
-        for fn, boxes in files.items():
-            img = cv2.imread(str(folder / fn)) if is_dev(fn) == dev else None
-            if img is not None:
-                yield name, (despeckle(img) if clean else img), boxes
-
-
-def real_photos(sets, dev: bool):
-    """(image, [(value, box, size_known)]) for whole photos with dice in them."""
-    photos = []
-    for name, img, boxes in images(sets, ("epanemu", "matteop65"), dev):
-        if name == "matteop65":
-            photos.append((img, [(v, b, False) for v, b in pip_box_to_die(boxes)]))
-        else:
-            photos.append((img, [(v, b, True) for v, b in boxes]))
-    return photos
-
-
-def real_dice(sets, dev: bool):
-    """(image, box, class, jitter) for every labelled die, cropped afresh at each use, and
-    fixed 'not a die' patches from the same photos."""
-    rng = np.random.default_rng(7)
-    dice, negs = [], []
-    for img, found in real_photos(sets, dev):
-        for v, b, _ in found:
-            dice.append((img, b, v - 1, 0.1))
-        negs.extend((c, NOT_A_DIE) for c in negatives(rng, img, [b for _, b, _ in found], 3))
-    for name, img, boxes in images(sets, ("chase_casino", "tomitomi3"), dev):
-        h, w = img.shape[:2]
-        # a tomitomi3 die fills about the central 40% of its picture; a chase crop is the die
-        k = 0.27 if name == "tomitomi3" else 0.0
-        b = (w * k, h * k, w * (1 - k), h * (1 - k))
-        for v, _ in boxes:
-            dice.append((img, b, v - 1, 0.06))
-    return dice, negs
-
-
 def hard_dice(dice, models: Path, times: int = 4):
     """``dice`` with each real die that the classifier in ``models`` does not read right
     from its own box (wrong, or below its confidence threshold) ``times`` over, so a batch
@@ -251,28 +189,6 @@ def jitter(rng, box, amount=0.1):
     s = rng.uniform(1 - amount * 1.5, 1 + amount * 1.5)
     cx, cy = (x0 + x1) / 2 + dx, (y0 + y1) / 2 + dy
     return (cx - w * s / 2, cy - h * s / 2, cx + w * s / 2, cy + h * s / 2)
-
-
-def negatives(rng, img, boxes, count):
-    """Patches that are not a die: the table, the board, or only part of a die."""
-    h, w = img.shape[:2]
-    sizes = [max(b[2] - b[0], b[3] - b[1]) for b in boxes] or [60]
-    out = []
-    for _ in range(count * 10):
-        if len(out) == count:
-            break
-        s = float(rng.choice(sizes)) * rng.uniform(0.6, 1.5)
-        x, y = rng.uniform(0, max(1, w - s)), rng.uniform(0, max(1, h - s))
-        cand = (x, y, x + s, y + s)
-        cx, cy = x + s / 2, y + s / 2
-        # far enough from every die that no die centre is near the crop's centre
-        if all(
-            abs(cx - (b[0] + b[2]) / 2) > 0.6 * max(b[2] - b[0], s)
-            or abs(cy - (b[1] + b[3]) / 2) > 0.6 * max(b[3] - b[1], s)
-            for b in boxes
-        ):
-            out.append(R.crop_die(img, cand, R.CROP_SIZE))
-    return out
 
 
 def mined_negatives(rng, sets, models: Path, per_box: int = 4, names=("matteop65",)):

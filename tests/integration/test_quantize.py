@@ -1,0 +1,181 @@
+"""models/recipe/quantize.py, run as `make model` runs it, without PyTorch.
+
+The float classifier it quantizes is the shipped int8 one with its integers made floats
+again (``dequantized``): the float file training exported is not shipped. The data folder
+is the golden photos (tests/data/dice) written out as train rows, so the activation
+ranges come from real dice, as they do from ../shared/data/dice in `make model`.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import onnx
+import pytest
+from onnx import helper, numpy_helper
+
+from companion.vision.reader import DiceReader, model_dir
+
+ROOT = Path(__file__).parents[2]
+QUANTIZE = ROOT / "models" / "recipe" / "quantize.py"
+GOLDEN = ROOT / "tests" / "data" / "dice"
+HEADER = ["filename", "width", "height", "value", "xmin", "ymin", "xmax", "ymax", "split"]
+
+
+def dequantized(source: Path, out: Path) -> Path:
+    """A float copy of the QDQ classifier ``source``: each weight's integers times its
+    scales, and each activation's quantize-dequantize pair dropped; a pair whose range
+    starts at zero was a Relu that quantization folded into the layer before, so it
+    becomes that Relu again."""
+    model = onnx.load(str(source))
+    graph = model.graph
+    arrays = {i.name: numpy_helper.to_array(i) for i in graph.initializer}
+    quantizers = {n.output[0]: n for n in graph.node if n.op_type == "QuantizeLinear"}
+    nodes, floats, alias = [], {}, {}
+    for node in graph.node:
+        if node.op_type == "DequantizeLinear" and node.input[0] in arrays:
+            q, scale, zero = (arrays[name] for name in node.input[:3])
+            axis = next((a.i for a in node.attribute if a.name == "axis"), 1)
+            shape = [1] * q.ndim
+            if scale.ndim:
+                shape[axis] = -1
+            weight = (
+                q.astype(np.float32) - zero.astype(np.float32).reshape(shape)
+            ) * scale.reshape(shape)
+            floats[node.output[0]] = weight.astype(np.float32)
+        elif node.op_type == "DequantizeLinear" and node.input[0] in quantizers:
+            q = quantizers[node.input[0]]
+            if np.iinfo(arrays[q.input[2]].dtype).min - float(arrays[q.input[2]]) < 0:
+                alias[node.output[0]] = q.input[0]
+            else:
+                nodes.append(helper.make_node("Relu", [q.input[0]], [node.output[0]]))
+        elif node.op_type != "QuantizeLinear":
+            nodes.append(node)
+
+    def source_of(name: str) -> str:
+        while name in alias:
+            name = alias[name]
+        return name
+
+    for node in nodes:
+        for k, name in enumerate(node.input):
+            node.input[k] = source_of(name)
+    nodes += [
+        helper.make_node("Identity", [source_of(o.name)], [o.name])
+        for o in graph.output
+        if o.name in alias
+    ]
+    used = {name for node in nodes for name in node.input}
+    kept = [i for i in graph.initializer if i.name in used and i.name not in floats]
+    graph.ClearField("node")
+    graph.node.extend(nodes)
+    graph.ClearField("initializer")
+    graph.initializer.extend(kept + [numpy_helper.from_array(v, k) for k, v in floats.items()])
+    onnx.checker.check_model(model)
+    onnx.save(model, str(out))
+    return out
+
+
+def golden_as_train_rows(folder: Path) -> Path:
+    """The golden photos as a data folder of train rows (../shared/data/dice's layout)."""
+    expected = json.loads((GOLDEN / "expected.json").read_text())
+    for name in ("epanemu", "matteop65"):
+        (folder / name).mkdir(parents=True)
+        with open(folder / name / "labels.csv", "w", newline="") as f:
+            rows = csv.writer(f)
+            rows.writerow(HEADER)
+            for file, case in expected.items():
+                if not file.startswith(name):
+                    continue
+                shutil.copy(GOLDEN / file, folder / name / file)
+                h, w = cv2.imread(str(GOLDEN / file)).shape[:2]
+                for value, box in zip(case["values"], case["boxes"], strict=True):
+                    rows.writerow([file, w, h, value, *box, "train"])
+    return folder
+
+
+def quantize(*args: Path | str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, str(QUANTIZE), *map(str, args)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+    )
+
+
+@pytest.fixture(scope="module")
+def float_faces(tmp_path_factory) -> Path:
+    return dequantized(model_dir() / "dice-faces.onnx", tmp_path_factory.mktemp("f") / "f.onnx")
+
+
+def test_the_float_copy_reads_as_the_shipped_classifier(float_faces, tmp_path):
+    """The test's own footing: the dequantized classifier is the shipped one in floats."""
+    models = tmp_path / "models"
+    shutil.copytree(model_dir(), models, ignore=shutil.ignore_patterns("recipe", "*.md", "*.py"))
+    shutil.copy(float_faces, models / "dice-faces.onnx")
+    shipped, floated = DiceReader(model_dir(), threads=1), DiceReader(models, threads=1)
+    img = cv2.imread(str(GOLDEN / "epanemu-test_dice_202_jpg.jpg"))
+    a, b = shipped.read(img), floated.read(img)
+    assert [d.value for d in a] == [d.value for d in b] == [1, 6]
+    assert all(abs(x.confidence - y.confidence) < 0.05 for x, y in zip(a, b, strict=True))
+
+
+def test_quantize_writes_an_int8_classifier_that_reads_as_the_shipped_one(float_faces, tmp_path):
+    data = golden_as_train_rows(tmp_path / "data")
+    out = tmp_path / "int8.onnx"
+    run = quantize("--data", data, "--float", float_faces, "--out", out)
+    assert run.returncode == 0, run.stderr
+    assert f"quantized: {out}" in run.stdout
+
+    made, shipped = onnx.load(str(out)), onnx.load(str(model_dir() / "dice-faces.onnx"))
+    ops = {n.op_type for n in made.graph.node}
+    assert {"QuantizeLinear", "DequantizeLinear"} <= ops
+    weights = [i for i in made.graph.initializer if i.data_type == onnx.TensorProto.INT8]
+    assert weights, "no 8-bit weights"
+    assert out.stat().st_size < 0.4 * float_faces.stat().st_size
+    for ours, theirs in (
+        (made.graph.input, shipped.graph.input),
+        (made.graph.output, shipped.graph.output),
+    ):
+        assert [(v.name, str(v.type)) for v in ours] == [(v.name, str(v.type)) for v in theirs]
+
+    # The reader with it reads every golden photo as the shipped reader does: the same dice
+    # in the same boxes, the same values (or unsure), and nearly the same confidence.
+    models = tmp_path / "models"
+    shutil.copytree(model_dir(), models, ignore=shutil.ignore_patterns("recipe", "*.md", "*.py"))
+    shutil.copy(out, models / "dice-faces.onnx")
+    ours, theirs = DiceReader(models, threads=1), DiceReader(model_dir(), threads=1)
+    for photo in sorted(GOLDEN.glob("*.jpg")):
+        img = cv2.imread(str(photo))
+        a, b = ours.read(img), theirs.read(img)
+        assert [(d.box, d.value) for d in a] == [(d.box, d.value) for d in b], photo.name
+        assert all(abs(x.confidence - y.confidence) < 0.03 for x, y in zip(a, b, strict=True))
+
+
+def test_quantize_refuses_a_classifier_already_quantized(tmp_path):
+    data = golden_as_train_rows(tmp_path / "data")
+    run = quantize(
+        "--data", data, "--float", model_dir() / "dice-faces.onnx", "--out", tmp_path / "x.onnx"
+    )
+    assert run.returncode != 0
+    assert "is already quantized: pass the float classifier" in run.stderr
+    assert not (tmp_path / "x.onnx").exists()
+
+
+def test_quantize_refuses_a_folder_without_train_dice(float_faces, tmp_path):
+    (tmp_path / "empty").mkdir()
+    run = quantize(
+        "--data", tmp_path / "empty", "--float", float_faces, "--out", tmp_path / "x.onnx"
+    )
+    assert run.returncode != 0
+    assert "no train dice under" in run.stderr
+    assert "pass the folder of photo sets" in run.stderr
+    assert not (tmp_path / "x.onnx").exists()
