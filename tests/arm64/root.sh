@@ -27,17 +27,21 @@ command -v qemu-aarch64 >/dev/null ||
 
 rm -rf "$dir.tmp"
 mkdir -p "$dir.tmp/debs" "$dir.tmp/root"
-# python3.11-minimal and libpython3.11-stdlib with their run-time libraries (Depends of
-# the two, less the ones Python's import of numpy, cv2 and onnxruntime never loads).
-packages=(
-    python3.11-minimal libpython3.11-minimal libpython3.11-stdlib
-    libc6 libgcc-s1 gcc-12-base libstdc++6 zlib1g libexpat1 libffi8 libssl3 libbz2-1.0
-    liblzma5 libzstd1 libcrypt1 libuuid1 libsqlite3-0 libncursesw6 libtinfo6 libreadline8
-    libdb5.3 libmd0 libnsl2 libtirpc3 libgssapi-krb5-2 libk5crypto3 libkrb5-3
-    libkrb5support0 libkeyutils1 libcom-err2
-)
+# Debian's arm64 Python 3.11 and everything it runs on, as apt resolves it (so a library a
+# Debian update adds is fetched too): what python3.11-minimal and libpython3.11-stdlib
+# depend on, all the way down, and libstdc++6, which the numpy, OpenCV and onnxruntime
+# wheels link to. A few of them (dpkg, tar) are never run here; unpacking them is harmless.
+mapfile -t packages < <(apt-cache depends --recurse --no-recommends --no-suggests \
+    --no-conflicts --no-breaks --no-replaces --no-enhances \
+    python3.11-minimal:arm64 libpython3.11-stdlib:arm64 libstdc++6:arm64 |
+    grep -E '^[a-z0-9][^ ]*:arm64$' | sort -u)
+if [ "${#packages[@]}" -lt 3 ]; then
+    echo "root.sh: apt found no arm64 packages for python3.11; is Debian Bookworm's" \
+        "arm64 in apt's sources? (dpkg --print-foreign-architectures)" >&2
+    exit 1
+fi
 # (as root, apt would download as its _apt user, which cannot write here)
-(cd "$dir.tmp/debs" && apt-get download -qq -o APT::Sandbox::User=root "${packages[@]/%/:arm64}")
+(cd "$dir.tmp/debs" && apt-get download -qq -o APT::Sandbox::User=root "${packages[@]}")
 for deb in "$dir.tmp"/debs/*.deb; do
     dpkg-deb -x "$deb" "$dir.tmp/root"
 done
