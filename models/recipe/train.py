@@ -153,6 +153,21 @@ def hard_dice(dice, models: Path, times: int = 4):
     return out, hard
 
 
+def hard_photos(photos, models: Path, times: int = 4):
+    """``photos`` (image, labelled dice) with each photo on which the reader in ``models``
+    leaves a labelled die unfound ``times`` over, so a detector batch draws those more
+    often. Only the train photos are read."""
+    reader = R.DiceReader(models)
+    out, hard = list(photos), 0
+    for photo in photos:
+        img, labelled = photo
+        truth = [(v, b) for v, b, _ in labelled]
+        if len(match(reader.read(img), truth)) < len(truth):
+            out.extend([photo] * (times - 1))
+            hard += 1
+    return out, hard
+
+
 def found_dice(sets, models: Path):
     """(image, box, class, jitter) for each labelled die on the train photos as the detector
     in ``models`` boxes it (down to the faint threshold, 0.2): the reader reads a die from the
@@ -555,6 +570,12 @@ def main() -> None:
         help="a models folder: real dice its classifier misreads are drawn four times as often",
     )
     ap.add_argument(
+        "--hard-photos",
+        type=Path,
+        help="a models folder: real photos on which its reader misses a die are drawn four "
+        "times as often by the detector",
+    )
+    ap.add_argument(
         "--numerals",
         type=int,
         default=2,
@@ -641,6 +662,9 @@ def main() -> None:
     if args.only in (None, "detector"):
         size = args.detect_size
         real = real_photos(sets, dev=False)
+        if args.hard_photos:
+            real, n_hard = hard_photos(real, args.hard_photos)
+            log(f"detector: {n_hard} train photos with a die {args.hard_photos} misses, 4 times")
         photos = real + synthetic_photos(rng, args.synthetic, size, args.side_faces)
         log(f"detector: {len(real)} real train photos + {args.synthetic} rendered")
         det = train_detector(
