@@ -50,11 +50,17 @@ def draw(img: np.ndarray, dice, title: str = "") -> np.ndarray:
         cv2.rectangle(out, (x0, y0), (x1, y1), colour, thick)
         text = f"{d.value if d.value is not None else '?'} {d.confidence:.2f}"
         (tw, th), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, 0.6 * scale, thick)
-        cv2.rectangle(out, (x0, max(0, y0 - th - 6)), (x0 + tw + 4, y0), colour, -1)
+        # The tag sits on the box's top edge; for a die at the picture's top edge, under its
+        # box instead (inside it if that is the bottom edge too), and never off the side.
+        h, w = img.shape[:2]
+        tag = th + 6
+        top = y0 - tag if y0 >= tag else (y1 if y1 + tag <= h else y0)
+        left = max(0, min(x0, w - tw - 4))
+        cv2.rectangle(out, (left, top), (left + tw + 4, top + tag), colour, -1)
         cv2.putText(
             out,
             text,
-            (x0 + 2, y0 - 4),
+            (left + 2, top + tag - 4),
             cv2.FONT_HERSHEY_SIMPLEX,
             0.6 * scale,
             (0, 0, 0),
