@@ -26,6 +26,8 @@ NOT_A_DIE = CLASSES.index("not-a-die")
 def load_labels(data: Path, clean: bool = False):
     """{set: (folder, {filename: [(value, box)]}, clean)} for train rows (split into train
     and dev by file). ``clean``: photos with salt-and-pepper noise are read cleaned."""
+    if not data.is_dir():
+        raise SystemExit(f"{data} is not a folder: pass the folder of photo sets (--data)")
     sets = {}
     for folder in sorted(p for p in data.iterdir() if (p / "labels.csv").exists()):
         files = defaultdict(list)

@@ -179,3 +179,10 @@ def test_quantize_refuses_a_folder_without_train_dice(float_faces, tmp_path):
     assert "no train dice under" in run.stderr
     assert "pass the folder of photo sets" in run.stderr
     assert not (tmp_path / "x.onnx").exists()
+
+
+def test_quantize_refuses_a_data_folder_that_is_not_there(float_faces, tmp_path):
+    run = quantize("--data", tmp_path / "nowhere", "--float", float_faces, "--out", tmp_path / "x")
+    assert run.returncode != 0
+    assert "nowhere is not a folder: pass the folder of photo sets" in run.stderr
+    assert "Traceback" not in run.stderr
