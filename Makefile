@@ -55,7 +55,8 @@ bench: $(STAMP)
 # stages are for numeral faces. The classifier is then quantized to 8-bit integers
 # (models/recipe/quantize.py), calibrated on crops of the train dice. About three hours on 2 cores.
 # `make model MODELS=DIR` writes a candidate into DIR instead of over the shipped models;
-# compare it with `companion bench vision --split dev --models DIR`. DIR starts from the shipped
+# compare it with `companion bench vision --split dev --models DIR --against models` (photo
+# by photo: the dev photos each reads entirely right and the other not). DIR starts from the shipped
 # card, so the reader's own settings in it (faint peaks, the second look) are kept.
 TRAIN := $(BIN)/python models/recipe/train.py --data $(DICE_DATA) --threads 1
 MODELS ?= models

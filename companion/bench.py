@@ -123,6 +123,17 @@ def run(what: str, args) -> int:
             found = bench_settle(Path(args.data), args.split, args.frames, args.seed, models)
             print(json.dumps(found, indent=2))
             return 0
+        if args.against:
+            if args.split == "heldout":
+                raise CompanionError(
+                    "--against compares two models folders to choose between them: do it "
+                    "on --split dev (the held-out split is read once, to report the models "
+                    "chosen)",
+                    code="bench/heldout-compare",
+                )
+            found = evaluate.compare(Path(args.data), args.split, models, Path(args.against))
+            print(json.dumps(found, indent=2))
+            return 0
         if args.calibrate:
             found = evaluate.calibrate(DiceReader(models), Path(args.data), models / "dice.json")
             print(json.dumps(found, indent=2))

@@ -296,6 +296,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="vision, settle: a folder of dice models to measure (default: the shipped ones)",
     )
     p.add_argument(
+        "--against",
+        metavar="DIR",
+        help="vision: compare --models with this models folder photo by photo (dev or train "
+        "split only)",
+    )
+    p.add_argument(
         "--frames", type=int, default=20, help="settle: still frames a photo's rest lasts"
     )
     p.add_argument("--seed", type=int, default=0, help="settle: draws the frames' noise and shake")

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 import re
 import resource
 import statistics
@@ -139,8 +140,14 @@ def match(found: list, truth: list) -> list[tuple[int, int]]:
 
 
 def evaluate(
-    reader: DiceReader, data: Path, split: str = "heldout", limit: int | None = None
+    reader: DiceReader,
+    data: Path,
+    split: str = "heldout",
+    limit: int | None = None,
+    per_photo: dict | None = None,
 ) -> dict:
+    """The reader's figures on ``split``; ``per_photo``, when given, is filled with whether
+    each photo ("set/file") was read entirely right."""
     sets = load_split(data, split)
     report: dict = {"split": split, "sets": {}}
     totals = defaultdict(int)
@@ -172,6 +179,8 @@ def evaluate(
             t["unsure"] += sum(1 for i, _ in pairs if found[i].value is None)
             whole = right == len(truth) and (name in CROP_SETS or len(found) == len(truth))
             t["photos_right"] += whole
+            if per_photo is not None:
+                per_photo[f"{name}/{fn}"] = whole
             # why a photo is not read entirely right (one photo may have several reasons)
             t["lost_missed"] += len(pairs) < len(truth)
             t["lost_unsure"] += any(found[i].value is None for i, _ in pairs)
@@ -309,3 +318,37 @@ def bench_vision(data: Path, split: str = "heldout", models: Path | None = None)
         "second_look": list(reader.second_look),
     }
     return out
+
+
+def compare(data: Path, split: str, models: Path, against: Path) -> dict:
+    """Two models folders on the same photos, photo by photo, as a candidate is judged
+    against the shipped models: the photos one reads entirely right and the other does not.
+    A net gain past two sigma (twice the square root of the photos that differ) is one no
+    coin-flip between the two would often give."""
+    ours: dict[str, bool] = {}
+    theirs: dict[str, bool] = {}
+    mine = evaluate(DiceReader(models, threads=1), data, split, per_photo=ours)
+    other = evaluate(DiceReader(against, threads=1), data, split, per_photo=theirs)
+    gained = sorted(k for k in ours if ours[k] and not theirs[k])
+    lost = sorted(k for k in ours if theirs[k] and not ours[k])
+    net, two_sigma = len(gained) - len(lost), 2 * math.sqrt(len(gained) + len(lost))
+    return {
+        "split": split,
+        "models": str(models),
+        "against": str(against),
+        "all": mine["all"],
+        "against_all": other["all"],
+        "sets": {
+            name: {"models": rates, "against": other["sets"][name]}
+            for name, rates in mine["sets"].items()
+        },
+        "photos_entirely_right": {
+            "gained": len(gained),
+            "lost": len(lost),
+            "net": net,
+            "two_sigma": round(two_sigma, 2),
+            "past_two_sigma": net > two_sigma,
+            "gained_photos": gained,
+            "lost_photos": lost,
+        },
+    }

@@ -162,16 +162,9 @@ def test_a_models_folder_without_models_is_named(tmp_path, capsys):
 
 
 def test_calibration_picks_thresholds_by_its_rules_on_the_dev_photos(tmp_path, capsys):
-    # The golden photos, renamed into the dev split of a copy of the shipped models.
-    names = {}
-    for i, name in enumerate(sorted(json.loads((GOLDEN / "expected.json").read_text()))):
-        if name in MISREAD:  # photos it reads right, so the rules have something to choose
-            continue
-        k = 0
-        while not is_dev(f"golden{i}x{k}.jpg"):
-            k += 1
-        names[name] = f"golden{i}x{k}.jpg"
-    golden_set(tmp_path / "data", "train", names)
+    # The golden photos it reads right (so the rules have something to choose), renamed
+    # into the dev split of a copy of the shipped models.
+    golden_dev_set(tmp_path / "data")
     models = tmp_path / "models"
     shutil.copytree(model_dir(), models, ignore=shutil.ignore_patterns("__*"))
     assert (
@@ -319,3 +312,60 @@ def test_the_settle_benchmark_says_what_is_wrong_with_its_input(tmp_path, capsys
     write_set(crops / "tomitomi3", [label("a.jpg", 1, (0, 0, 128, 128), "heldout", side=128)])
     assert main(["bench", "settle", "--data", str(crops)]) == 2
     assert "no photos of whole tables in the heldout split" in capsys.readouterr().err
+
+
+def golden_dev_set(root: Path) -> dict:
+    """The golden photos the shipped reader reads right, renamed into the dev split."""
+    names = {}
+    for i, name in enumerate(sorted(json.loads((GOLDEN / "expected.json").read_text()))):
+        if name in MISREAD:
+            continue
+        k = 0
+        while not is_dev(f"golden{i}x{k}.jpg"):
+            k += 1
+        names[name] = f"golden{i}x{k}.jpg"
+    return golden_set(root, "train", names)
+
+
+def test_two_models_folders_are_compared_photo_by_photo(tmp_path, capsys):
+    cases = golden_dev_set(tmp_path / "data")
+    unsure = tmp_path / "unsure"  # the shipped models, but sure of nothing under 0.99
+    shutil.copytree(model_dir(), unsure, ignore=shutil.ignore_patterns("__*"))
+    card = json.loads((unsure / "dice.json").read_text())
+    (unsure / "dice.json").write_text(json.dumps({**card, "min_confidence": 0.99}))
+
+    def compare(models: Path, against: Path) -> dict:
+        argv = ["bench", "vision", "--data", str(tmp_path / "data"), "--split", "dev"]
+        assert main([*argv, "--models", str(models), "--against", str(against)]) == 0
+        return json.loads(capsys.readouterr().out)
+
+    worse = compare(unsure, model_dir())
+    photos = worse["photos_entirely_right"]
+    # every golden photo here is read right by the shipped models, and none by the candidate
+    # that is sure of nothing (the golden dice read at about 0.9)
+    assert (photos["gained"], photos["lost"], photos["net"]) == (0, len(cases), -len(cases))
+    assert photos["lost_photos"] == sorted(f"golden/{f}" for f in photos_named(tmp_path / "data"))
+    assert photos["two_sigma"] == round(2 * len(cases) ** 0.5, 2)
+    assert photos["past_two_sigma"] is False
+    assert worse["all"]["photos_entirely_right"] == 0.0
+    assert worse["against_all"]["photos_entirely_right"] == 1.0
+    assert worse["sets"]["golden"]["against"]["photos"] == len(cases)
+
+    better = compare(model_dir(), unsure)["photos_entirely_right"]
+    assert (better["gained"], better["lost"]) == (len(cases), 0)
+    assert better["past_two_sigma"] is (len(cases) > 2 * len(cases) ** 0.5)
+
+    same = compare(model_dir(), model_dir())["photos_entirely_right"]
+    assert (same["gained"], same["lost"], same["past_two_sigma"]) == (0, 0, False)
+
+
+def photos_named(folder: Path) -> list[str]:
+    return sorted(p.name for p in (folder / "golden").glob("*.jpg"))
+
+
+def test_models_are_not_compared_on_the_held_out_split(tmp_path, capsys):
+    golden_set(tmp_path)
+    argv = ["bench", "vision", "--data", str(tmp_path), "--against", str(model_dir())]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "--against compares two models folders" in err and "--split dev" in err
