@@ -44,6 +44,7 @@ def draw(img: np.ndarray, dice, title: str = "") -> np.ndarray:
     out = img.copy()
     scale = max(img.shape[:2]) / 640
     thick = max(1, round(2 * scale))
+    h, w = img.shape[:2]
     for d in dice:
         colour = (40, 200, 40) if d.value is not None else (0, 140, 255)
         x0, y0, x1, y1 = d.box
@@ -52,7 +53,6 @@ def draw(img: np.ndarray, dice, title: str = "") -> np.ndarray:
         (tw, th), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, 0.6 * scale, thick)
         # The tag sits on the box's top edge; for a die at the picture's top edge, under its
         # box instead (inside it if that is the bottom edge too), and never off the side.
-        h, w = img.shape[:2]
         tag = th + 6
         top = y0 - tag if y0 >= tag else (y1 if y1 + tag <= h else y0)
         left = max(0, min(x0, w - tw - 4))

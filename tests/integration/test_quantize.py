@@ -8,7 +8,6 @@ ranges come from real dice, as they do from ../shared/data/dice in `make model`.
 
 from __future__ import annotations
 
-import csv
 import json
 import shutil
 import subprocess
@@ -22,11 +21,11 @@ import pytest
 from onnx import helper, numpy_helper
 
 from companion.vision.reader import DiceReader, model_dir
+from tests.integration.test_vision_bench import label, write_set
 
 ROOT = Path(__file__).parents[2]
 QUANTIZE = ROOT / "models" / "recipe" / "quantize.py"
 GOLDEN = ROOT / "tests" / "data" / "dice"
-HEADER = ["filename", "width", "height", "value", "xmin", "ymin", "xmax", "ymax", "split"]
 
 
 def dequantized(source: Path, out: Path) -> Path:
@@ -84,21 +83,27 @@ def dequantized(source: Path, out: Path) -> Path:
 
 
 def golden_as_train_rows(folder: Path) -> Path:
-    """The golden photos as a data folder of train rows (../shared/data/dice's layout)."""
+    """The golden photos as a data folder of train rows (../shared/data/dice's layout), in
+    the two sets the recipe reads whole photos from."""
     expected = json.loads((GOLDEN / "expected.json").read_text())
     for name in ("epanemu", "matteop65"):
-        (folder / name).mkdir(parents=True)
-        with open(folder / name / "labels.csv", "w", newline="") as f:
-            rows = csv.writer(f)
-            rows.writerow(HEADER)
-            for file, case in expected.items():
-                if not file.startswith(name):
-                    continue
-                shutil.copy(GOLDEN / file, folder / name / file)
-                h, w = cv2.imread(str(GOLDEN / file)).shape[:2]
-                for value, box in zip(case["values"], case["boxes"], strict=True):
-                    rows.writerow([file, w, h, value, *box, "train"])
+        files = [file for file in expected if file.startswith(name)]
+        rows = [
+            label(file, value, box, "train", side=0)
+            for file in files
+            for value, box in zip(expected[file]["values"], expected[file]["boxes"], strict=True)
+        ]
+        write_set(folder / name, rows)
+        for file in files:
+            shutil.copy(GOLDEN / file, folder / name / file)
     return folder
+
+
+def shipped_with_faces(faces: Path, models: Path) -> Path:
+    """A models folder: the shipped detector and card with the classifier ``faces``."""
+    shutil.copytree(model_dir(), models, ignore=shutil.ignore_patterns("recipe", "*.md", "*.py"))
+    shutil.copy(faces, models / "dice-faces.onnx")
+    return models
 
 
 def quantize(*args: Path | str) -> subprocess.CompletedProcess:
@@ -118,9 +123,7 @@ def float_faces(tmp_path_factory) -> Path:
 
 def test_the_float_copy_reads_as_the_shipped_classifier(float_faces, tmp_path):
     """The test's own footing: the dequantized classifier is the shipped one in floats."""
-    models = tmp_path / "models"
-    shutil.copytree(model_dir(), models, ignore=shutil.ignore_patterns("recipe", "*.md", "*.py"))
-    shutil.copy(float_faces, models / "dice-faces.onnx")
+    models = shipped_with_faces(float_faces, tmp_path / "models")
     shipped, floated = DiceReader(model_dir(), threads=1), DiceReader(models, threads=1)
     img = cv2.imread(str(GOLDEN / "epanemu-test_dice_202_jpg.jpg"))
     a, b = shipped.read(img), floated.read(img)
@@ -149,9 +152,7 @@ def test_quantize_writes_an_int8_classifier_that_reads_as_the_shipped_one(float_
 
     # The reader with it reads every golden photo as the shipped reader does: the same dice
     # in the same boxes, the same values (or unsure), and nearly the same confidence.
-    models = tmp_path / "models"
-    shutil.copytree(model_dir(), models, ignore=shutil.ignore_patterns("recipe", "*.md", "*.py"))
-    shutil.copy(out, models / "dice-faces.onnx")
+    models = shipped_with_faces(out, tmp_path / "models")
     ours, theirs = DiceReader(models, threads=1), DiceReader(model_dir(), threads=1)
     for photo in sorted(GOLDEN.glob("*.jpg")):
         img = cv2.imread(str(photo))
