@@ -120,7 +120,8 @@ def _cmd_read(args: argparse.Namespace) -> int:
             print(json.dumps({"image": name, "dice": [d.to_json() for d in dice]}), flush=True)
         else:
             values = " ".join("?" if d.value is None else str(d.value) for d in dice)
-            print(f"{name}: {len(dice)} dice: {values}", flush=True)
+            count = "1 die" if len(dice) == 1 else f"{len(dice)} dice"
+            print(f"{name}: {count}: {values}", flush=True)
         if args.annotate:
             cv2.imwrite(str(Path(args.annotate) / (Path(name).stem + ".png")), draw(img, dice))
     return status

@@ -16,6 +16,7 @@ so the service runs on (and dice can still be entered by hand).
 from __future__ import annotations
 
 import logging
+import os
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -124,11 +125,21 @@ class ReplayCamera:
             self._video.release()
 
 
+def quiet_opencv() -> None:
+    """Keep OpenCV's own warnings ("can't open camera by index") off the terminal: the
+    camera's CameraError already says what is wrong and what to do, and the supervisor
+    retries every few seconds, which would print them again each time. OpenCV's errors
+    still show, and so does anything a user asks for with OPENCV_LOG_LEVEL."""
+    if "OPENCV_LOG_LEVEL" not in os.environ:
+        cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
+
+
 class CaptureCamera:
     """An OpenCV VideoCapture: a device number (USB webcam) or a file/stream path."""
 
     def __init__(self, source: int | str):
         self.name = f"usb:{source}" if isinstance(source, int) else f"video:{source}"
+        quiet_opencv()
         self._cap = cv2.VideoCapture(source)
         if not self._cap.isOpened():
             self._cap.release()

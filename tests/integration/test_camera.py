@@ -1,5 +1,7 @@
 """Camera sources and the supervisor: replay, video, faults (missing, busy, unplugged)."""
 
+import os
+import subprocess
 import sys
 import types
 
@@ -75,6 +77,24 @@ def test_a_missing_usb_camera_says_so():
     with pytest.raises(CameraError, match="is it plugged in") as info:
         CaptureCamera("/dev/video-that-does-not-exist")
     assert info.value.code == "camera/missing"
+
+
+def test_a_missing_usb_camera_prints_only_our_message():
+    """OpenCV's own "can't open camera by index" warnings would repeat at every retry."""
+    code = (
+        "from companion.vision.camera import CameraError, CaptureCamera\n"
+        "for _ in range(2):\n"
+        "    try:\n"
+        "        CaptureCamera(99)\n"
+        "    except CameraError as e:\n"
+        "        print(e)\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "OPENCV_LOG_LEVEL"}
+    run = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60
+    )
+    assert run.stdout.count("no camera at 99: is it plugged in") == 2, run.stdout
+    assert "WARN" not in run.stderr, run.stderr
 
 
 def test_the_pi_camera_without_picamera2_names_the_package():

@@ -72,6 +72,20 @@ def test_read_prints_one_json_object_per_image(config, tmp_path, capsys):
     assert not np.array_equal(drawn, cv2.imread(str(paths[1])))
 
 
+def test_read_without_json_prints_a_line_a_picture(config, tmp_path, capsys):
+    rng = np.random.default_rng(5)
+    for name, values in (("one.png", [4]), ("three.png", [6, 1, 2])):
+        img, _ = render.scene(
+            rng, 480, 640, faces=[render.Face("pips", v) for v in values], size_range=(60, 66)
+        )
+        cv2.imwrite(str(tmp_path / name), img)
+    assert main(["read", str(tmp_path / "one.png"), str(tmp_path / "three.png")]) == 0
+    one, three = capsys.readouterr().out.splitlines()
+    assert one == f"{tmp_path / 'one.png'}: 1 die: 4"
+    head, values = three.rsplit(": ", 1)
+    assert head == f"{tmp_path / 'three.png'}: 3 dice" and sorted(values.split()) == ["1", "2", "6"]
+
+
 def with_orientation(jpeg: bytes, orientation: int) -> bytes:
     """``jpeg`` with an EXIF block whose one tag is Orientation, as a phone held upright
     writes it (6: the picture is stored turned; a viewer turns it 90 degrees clockwise)."""
