@@ -37,7 +37,13 @@ CROP_MARGIN = 0.12  # share of the box side added around a die before it is read
 # The most a crop's linear warp shrinks a picture (about the median of the crops trained on);
 # a bigger die is first shrunk with the area filter (``crop_die``).
 MAX_SHRINK = 2.0
-TURNS = 4  # quarter turns of each crop the classifier reads (their answers are averaged)
+TURNS = 4  # looks at each crop the classifier reads (their answers are averaged)
+# How a classifier is read (dice.json "looks"): "turns", the crop in four quarter turns (a face
+# is the same face turned); or "upright", for a classifier trained to keep a picture's up (an
+# oblique photo shows a die's top face above its front face): the crop, its mirror image and
+# the crop turned UPRIGHT_TURN degrees either way, all four with their up kept.
+LOOKS = ("turns", "upright")
+UPRIGHT_TURN = 10.0
 SAME_DIE = 0.6  # peaks closer than this share of a found die's size are that die again
 # A close-up: a die this share of the picture's longer side or more is past the sizes the
 # detector learned at its 512 px input (about 10 to 100 px there); a second, coarse pass sees
@@ -194,6 +200,27 @@ def crop_die(
     )
 
 
+def crop_looks(crops: list[np.ndarray], looks: str = "turns") -> np.ndarray:
+    """The classifier's input for ``crops``: TURNS looks at each (see LOOKS), look by look,
+    as one float batch (TURNS * len(crops), 3, side, side)."""
+    if looks == "upright":
+        side = crops[0].shape[0]
+        centre = (side / 2, side / 2)
+        turns = [cv2.getRotationMatrix2D(centre, a, 1.0) for a in (UPRIGHT_TURN, -UPRIGHT_TURN)]
+        seen = [
+            *crops,
+            *(c[:, ::-1] for c in crops),
+            *(
+                cv2.warpAffine(c, m, (side, side), borderMode=cv2.BORDER_REPLICATE)
+                for m in turns
+                for c in crops
+            ),
+        ]
+        return to_tensor(np.stack(seen))
+    batch = to_tensor(np.stack(crops))
+    return np.concatenate([np.rot90(batch, k, axes=(2, 3)) for k in range(TURNS)])
+
+
 def symbol_crop(crop: np.ndarray) -> np.ndarray:
     """``crop`` as a taught die's symbol is compared: grey, stretched to full contrast, and
     turned so the symbol is lighter than the die's body.
@@ -303,6 +330,14 @@ class DiceReader:
         self.faint_threshold: float | None = card.get("faint_threshold")
         # Margins of the second look at a die the first look left unsure (``_read_each``).
         self.second_look: tuple[float, ...] = tuple(card.get("second_look", ()))
+        self.looks: str = card.get("looks", "turns")
+        if self.looks not in LOOKS:
+            raise VisionError(
+                f"{models / 'dice.json'} gives looks {self.looks!r}; this reader knows "
+                f"{' and '.join(LOOKS)}: update companion, or put back the card that came "
+                "with these models",
+                code="vision/card-mismatch",
+            )
         opts = ort.SessionOptions()
         opts.intra_op_num_threads = threads
         opts.inter_op_num_threads = 1
@@ -373,22 +408,20 @@ class DiceReader:
 
     def classify(self, img: np.ndarray, boxes: list) -> tuple[np.ndarray, np.ndarray]:
         """Class probabilities (N, classes) and unit embeddings (N, 64) for each box."""
-        return self._run([crop_die(img, b, self.crop_size) for b in boxes])
+        return self._run([crop_die(img, b, self.crop_size) for b in boxes], self.looks)
 
     def symbol_embeddings(self, img: np.ndarray, boxes: list) -> np.ndarray:
         """Unit embeddings (N, 64) of the symbol on each box's die (see ``symbol_crop``):
         what a taught die's faces are told apart by."""
         return self._run([symbol_crop(crop_die(img, b, self.crop_size)) for b in boxes])[1]
 
-    def _run(self, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-        """The face classifier's probabilities and unit embeddings for each crop."""
+    def _run(self, crops: list[np.ndarray], looks: str = "turns") -> tuple[np.ndarray, np.ndarray]:
+        """The face classifier's probabilities and unit embeddings for each crop, each the
+        mean over the crop's ``looks`` (``crop_looks``)."""
         if not crops:
             return np.zeros((0, len(self.classes)), np.float32), np.zeros((0, 64), np.float32)
         n = len(crops)
-        batch = to_tensor(np.stack(crops))
-        # A die's face is the same face turned, so each crop is read in four quarter turns
-        # and the answers averaged: steadier than one look at an oblique or blurred die.
-        turned = np.concatenate([np.rot90(batch, k, axes=(2, 3)) for k in range(TURNS)])
+        turned = crop_looks(crops, looks)
         # At most FACES_BATCH crops a run: onnxruntime keeps the memory of the largest batch
         # it has run, so a crowded table would otherwise grow the process for good.
         runs = [
@@ -527,7 +560,7 @@ class DiceReader:
         """The reading of each box, None where it holds no die."""
         crops = [crop_die(img, b, self.crop_size) for b in boxes]
         if self.custom is None:
-            probs, emb = self._run(crops)
+            probs, emb = self._run(crops, self.looks)
             probs = self._look_again(img, boxes, probs)
         else:  # the standard reading and the symbol's embedding, in one run
             probs, emb = self._run(crops + [symbol_crop(c) for c in crops])
@@ -575,7 +608,7 @@ class DiceReader:
             for m in self.second_look
             for i in again
         ]
-        more = self._run(looks)[0].reshape(len(self.second_look), len(again), -1)
+        more = self._run(looks, self.looks)[0].reshape(len(self.second_look), len(again), -1)
         probs = probs.copy()
         probs[again] = (probs[again] + more.sum(0)) / (1 + len(self.second_look))
         return probs

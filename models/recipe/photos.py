@@ -23,9 +23,17 @@ CLASSES = ["1", "2", "3", "4", "5", "6", *(f"dot-{c}" for c in render.DOT_COLOUR
 NOT_A_DIE = CLASSES.index("not-a-die")
 
 
-def load_labels(data: Path, clean: bool = False):
-    """{set: (folder, {filename: [(value, box)]}, clean)} for train rows (split into train
-    and dev by file). ``clean``: photos with salt-and-pepper noise are read cleaned."""
+class Upright(np.ndarray):
+    """A picture (or a crop of one) whose up is the world's up: a photo taken at a slant,
+    held upright, shows a die's top face above its front face. Training keeps its dice and
+    its "not a die" patches nearly upright (train.py), so the classifier can learn where the
+    top face lies; the card then says to read it with its up kept (reader.LOOKS)."""
+
+
+def load_labels(data: Path, clean: bool = False, upright: tuple[str, ...] = ()):
+    """{set: (folder, {filename: [(value, box)]}, clean, upright)} for train rows (split into
+    train and dev by file). ``clean``: photos with salt-and-pepper noise are read cleaned.
+    ``upright``: the sets whose photos are read as ``Upright`` pictures."""
     if not data.is_dir():
         raise SystemExit(f"{data} is not a folder: pass the folder of photo sets (--data)")
     sets = {}
@@ -37,7 +45,7 @@ def load_labels(data: Path, clean: bool = False):
                     continue
                 box = tuple(int(row[k]) for k in ("xmin", "ymin", "xmax", "ymax"))
                 files[row["filename"]].append((int(row["value"]), box))
-        sets[folder.name] = (folder, dict(files), clean)
+        sets[folder.name] = (folder, dict(files), clean, folder.name in upright)
     return sets
 
 
@@ -57,11 +65,12 @@ def images(sets, names, dev: bool):
     for name in names:
         if name not in sets:
             continue
-        folder, files, clean = sets[name]
+        folder, files, clean, upright = sets[name]
         for fn, boxes in files.items():
             img = cv2.imread(str(folder / fn)) if is_dev(fn) == dev else None
             if img is not None:
-                yield name, (despeckle(img) if clean else img), boxes
+                img = despeckle(img) if clean else img
+                yield name, (img.view(Upright) if upright else img), boxes
 
 
 def real_photos(sets, dev: bool):
@@ -83,7 +92,10 @@ def real_dice(sets, dev: bool):
     for img, found in real_photos(sets, dev):
         for v, b, _ in found:
             dice.append((img, b, v - 1, 0.1))
-        negs.extend((c, NOT_A_DIE) for c in negatives(rng, img, [b for _, b, _ in found], 3))
+        patches = negatives(rng, img, [b for _, b, _ in found], 3)
+        if isinstance(img, Upright):  # so that being upright does not tell a die from a patch
+            patches = [c.view(Upright) for c in patches]
+        negs.extend((c, NOT_A_DIE) for c in patches)
     for name, img, boxes in images(sets, ("chase_casino", "tomitomi3"), dev):
         h, w = img.shape[:2]
         # a tomitomi3 die fills about the central 40% of its picture; a chase crop is the die

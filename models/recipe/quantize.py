@@ -18,6 +18,7 @@ Training only: it needs the `train` extra (onnx).
 from __future__ import annotations
 
 import argparse
+import json
 import tempfile
 from pathlib import Path
 
@@ -39,19 +40,23 @@ BATCH = 64
 
 
 class TrainCrops(CalibrationDataReader):
-    """Batches of crops of real train dice, as the reader crops them, in four turns."""
+    """Batches of crops of real train dice, as the reader crops them, in its ``looks``."""
 
     def __init__(
-        self, data: Path, count: int = CALIBRATION_DICE, seed: int = 0, size: int = R.CROP_SIZE
+        self,
+        data: Path,
+        count: int = CALIBRATION_DICE,
+        seed: int = 0,
+        size: int = R.CROP_SIZE,
+        looks: str = "turns",
     ):
         dice, _ = real_dice(load_labels(data), dev=False)
         if not dice:
             raise SystemExit(f"no train dice under {data}: pass the folder of photo sets")
         rng = np.random.default_rng(seed)
         pick = rng.choice(len(dice), size=min(count, len(dice)), replace=False)
-        crops = np.stack([R.crop_die(dice[i][0], dice[i][1], size) for i in sorted(pick)])
-        batch = R.to_tensor(crops)
-        turned = np.concatenate([np.rot90(batch, k, axes=(2, 3)) for k in range(R.TURNS)])
+        crops = [R.crop_die(dice[i][0], dice[i][1], size) for i in sorted(pick)]
+        turned = R.crop_looks(crops, looks)
         self.batches = iter(
             [np.ascontiguousarray(turned[i : i + BATCH]) for i in range(0, len(turned), BATCH)]
         )
@@ -71,15 +76,18 @@ def quantize(source: Path, out: Path, data: Path, method: str = "minmax") -> Pat
             f"{source} is already quantized: pass the float classifier training exported "
             "(make model keeps it as artifacts/model-checkpoints/dice-faces-float.onnx)"
         )
-    # the crops' side is the float model's own input side (the recipe's --crop-size)
+    # the crops' side is the float model's own input side (the recipe's --crop-size), and
+    # they are seen in the looks the card beside ``out`` reads the classifier in
     size = model.graph.input[0].type.tensor_type.shape.dim[2].dim_value or R.CROP_SIZE
+    card = out.parent / "dice.json"
+    looks = json.loads(card.read_text()).get("looks", "turns") if card.exists() else "turns"
     with tempfile.TemporaryDirectory() as tmp:
         prepared = Path(tmp) / "prepared.onnx"
         quant_pre_process(str(source), str(prepared))
         quantize_static(
             str(prepared),
             str(out),
-            TrainCrops(data, size=size),
+            TrainCrops(data, size=size, looks=looks),
             quant_format=QuantFormat.QDQ,
             per_channel=True,
             reduce_range=True,

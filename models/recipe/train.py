@@ -33,6 +33,7 @@ import torch
 from photos import (
     CLASSES,
     NOT_A_DIE,
+    Upright,
     images,
     load_labels,
     negatives,
@@ -48,6 +49,7 @@ from companion.vision import render
 from companion.vision.evaluate import match
 
 BATCH = 64  # crops in each classifier training step
+UPRIGHT_TURN = 15.0  # degrees an Upright crop is turned at most in training
 
 
 # -- models ----------------------------------------------------------------------------
@@ -184,16 +186,25 @@ def found_dice(sets, models: Path):
 
 def sample_crop(rng, img, box, amount):
     """A crop of ``box`` as the reader takes it, but jittered, turned, and squashed along a
-    random direction as a die seen at a slant is."""
+    random direction as a die seen at a slant is. A die on an ``Upright`` photo is turned at
+    most UPRIGHT_TURN degrees and mirrored half the time, so its top face stays on top."""
     box = jitter(rng, box, amount)
-    turn, phi = rng.uniform(0, 2 * np.pi), rng.uniform(0, np.pi)
+    upright = isinstance(img, Upright)
+    if upright:
+        turn = np.deg2rad(rng.uniform(-UPRIGHT_TURN, UPRIGHT_TURN))
+    else:
+        turn = rng.uniform(0, 2 * np.pi)
+    phi = rng.uniform(0, np.pi)
     squash = rng.uniform(0.7, 1.0) if rng.random() < 0.4 else 1.0
 
     def rot(a):
         return np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
 
     shape = rot(turn) @ rot(-phi) @ np.diag([1.0, squash]) @ rot(phi)
-    return R.crop_die(img, box, R.CROP_SIZE, shape=shape)
+    if upright and rng.random() < 0.5:
+        shape = np.diag([-1.0, 1.0]) @ shape  # mirrored left to right: up stays up
+    crop = R.crop_die(np.asarray(img), box, R.CROP_SIZE, shape=shape)
+    return crop.view(Upright) if upright else crop
 
 
 def jitter(rng, box, amount=0.1):
@@ -266,8 +277,14 @@ def synthetic_crops(rng, n, numerals=2, sides=0.0):
 
 
 def augment_crop(rng, crop):
-    c = crop
-    ang = rng.uniform(0, 360)
+    """``crop`` turned, scaled, lit and blurred at random; an ``Upright`` one turned at most
+    UPRIGHT_TURN degrees."""
+    c = np.asarray(crop)
+    ang = (
+        rng.uniform(-UPRIGHT_TURN, UPRIGHT_TURN)
+        if isinstance(crop, Upright)
+        else rng.uniform(0, 360)
+    )
     m = cv2.getRotationMatrix2D((R.CROP_SIZE / 2, R.CROP_SIZE / 2), ang, rng.uniform(0.9, 1.1))
     c = cv2.warpAffine(c, m, (R.CROP_SIZE, R.CROP_SIZE), borderMode=cv2.BORDER_REFLECT)
     c = c.astype(np.float32) * rng.uniform(0.6, 1.4) + rng.uniform(-30, 30)
@@ -643,6 +660,13 @@ def main() -> None:
         default=R.CROP_SIZE,
         help="the classifier's input side: every crop is cut at this size (the card records it)",
     )
+    ap.add_argument(
+        "--upright",
+        default="",
+        help="photo sets (comma-separated) taken at a slant and held upright, such as epanemu: "
+        "their dice and 'not a die' patches keep their up in the classifier's training, and "
+        "the card says to read it with its up kept",
+    )
     ap.add_argument("--threads", type=int, default=0, help="PyTorch threads (0: its default)")
     args = ap.parse_args()
     R.CROP_SIZE = args.crop_size  # read at call time by every crop this recipe cuts
@@ -652,7 +676,10 @@ def main() -> None:
     def log(msg):
         print(msg, flush=True)
 
-    sets = load_labels(args.data, clean=args.despeckle)
+    upright = tuple(name for name in args.upright.split(",") if name)
+    sets = load_labels(args.data, clean=args.despeckle, upright=upright)
+    if unknown := set(upright) - set(sets):
+        raise SystemExit(f"--upright names no photo set under {args.data}: {sorted(unknown)}")
     if not sets:
         raise SystemExit(f"no labels.csv under {args.data}: pass the folder of photo sets")
     args.out.mkdir(parents=True, exist_ok=True)
@@ -719,6 +746,7 @@ def main() -> None:
             args.tint_faces,
             args.faces_width,
         )
+        made["looks"] = "upright" if upright else "turns"
         args.checkpoints.mkdir(parents=True, exist_ok=True)
         torch.save(faces.state_dict(), args.checkpoints / "faces.pt")
         export(

@@ -20,7 +20,7 @@ import onnx
 import pytest
 from onnx import helper, numpy_helper
 
-from companion.vision.reader import DiceReader, model_dir
+from companion.vision.reader import DiceReader, crop_die, crop_looks, model_dir
 from tests.integration.test_vision_bench import label, write_set
 
 ROOT = Path(__file__).parents[2]
@@ -187,3 +187,37 @@ def test_quantize_refuses_a_data_folder_that_is_not_there(float_faces, tmp_path)
     assert run.returncode != 0
     assert "nowhere is not a folder: pass the folder of photo sets" in run.stderr
     assert "Traceback" not in run.stderr
+
+
+@pytest.fixture
+def recipe(monkeypatch):
+    """models/recipe's torch-free modules (photos.py, quantize.py), imported as train.py does."""
+    monkeypatch.syspath_prepend(str(ROOT / "models" / "recipe"))
+    import photos
+    import quantize as q
+
+    return photos, q
+
+
+def test_upright_sets_keep_their_up_for_dice_and_patches(recipe, tmp_path):
+    photos, _ = recipe
+    data = golden_as_train_rows(tmp_path / "data")
+    dice, patches = photos.real_dice(photos.load_labels(data, upright=("epanemu",)), dev=False)
+    kinds = {(img.shape[:2], isinstance(img, photos.Upright)) for img, *_ in dice}
+    assert kinds == {((640, 640), True), ((480, 640), False)}  # epanemu, matteop65
+    assert any(isinstance(c, photos.Upright) for c, _ in patches)
+    assert not any(
+        isinstance(c, photos.Upright)
+        for c, _ in photos.real_dice(photos.load_labels(data), dev=False)[1]
+    )
+
+
+def test_quantize_measures_the_classifier_in_the_cards_looks(recipe, tmp_path):
+    """An upright classifier's activation ranges come from crops in its own looks."""
+    photos, q = recipe
+    data = golden_as_train_rows(tmp_path / "data")
+    dice, _ = photos.real_dice(photos.load_labels(data), dev=False)
+    crops = [crop_die(img, box) for img, box, *_ in dice]  # few dice: every one is picked
+    for looks in ("turns", "upright"):
+        batches = q.TrainCrops(data, looks=looks).batches
+        assert np.array_equal(np.concatenate(list(batches)), crop_looks(crops, looks)), looks

@@ -21,6 +21,7 @@ from companion.vision.reader import (
     DOT_VALUE,
     FACES_BATCH,
     NEUTRAL,
+    UPRIGHT_TURN,
     CustomDice,
     DiceReader,
     DieReading,
@@ -277,7 +278,7 @@ def watch_reader(r: DiceReader) -> tuple[list, list]:
     crops: list = []
     detect, run = r.detect, r._run
     r.detect = lambda pic, *a, **k: seen.append(pic) or detect(pic, *a, **k)
-    r._run = lambda batch: crops.extend(batch) or run(batch)
+    r._run = lambda batch, looks="turns": crops.extend(batch) or run(batch, looks)
     return seen, crops
 
 
@@ -324,7 +325,9 @@ def test_an_unsure_die_is_read_again_with_other_margins():
     for reader in (sure, unsure):
         runs = []
         run = reader._run
-        reader._run = lambda crops, run=run, runs=runs: runs.append(len(crops)) or run(crops)
+        reader._run = lambda crops, looks="turns", run=run, runs=runs: (
+            runs.append(len(crops)) or run(crops, looks)
+        )
         (got,) = reader.read_boxes(img, [box])
         if reader is sure:  # read with confidence at the first look: no second one
             assert runs == [1] and got.value == 4
@@ -439,6 +442,46 @@ def test_a_taught_symbol_is_compared_by_shape_not_by_colour(reader):
     assert shape @ reader.symbol_embeddings(recoloured, [box])[0] > 0.99
     plain = reader.classify(img, [box])[1][0] @ reader.classify(recoloured, [box])[1][0]
     assert plain < 0.95
+
+
+def models_with_card(tmp_path, **change) -> Path:
+    models = tmp_path / "models"
+    shutil.copytree(model_dir(), models, ignore=shutil.ignore_patterns("__*"))
+    card = json.loads((models / "dice.json").read_text())
+    (models / "dice.json").write_text(json.dumps({**card, **change}))
+    return models
+
+
+def test_an_upright_classifier_is_read_with_its_up_kept(tmp_path):
+    """dice.json "looks": "upright": each crop is read as it is, mirrored left to right and
+    turned UPRIGHT_TURN degrees either way (never a quarter turn), the four answers averaged."""
+    img, dice = render.scene(np.random.default_rng(21), 480, 640, count=3)
+    boxes = [d.box for d in dice]
+    turns, upright = DiceReader(), DiceReader(models_with_card(tmp_path, looks="upright"))
+    assert turns.looks == "turns" and upright.looks == "upright"
+    crops = [crop_die(img, b) for b in boxes]
+    centre = (crops[0].shape[0] / 2,) * 2
+    seen = [
+        np.stack(crops),
+        np.stack([c[:, ::-1] for c in crops]),
+        *(
+            np.stack(
+                [cv2.warpAffine(c, m, c.shape[:2], borderMode=cv2.BORDER_REPLICATE) for c in crops]
+            )
+            for m in (
+                cv2.getRotationMatrix2D(centre, a, 1.0) for a in (UPRIGHT_TURN, -UPRIGHT_TURN)
+            )
+        ),
+    ]
+    want = np.mean([upright._faces.run(None, {"crops": to_tensor(s)})[0] for s in seen], axis=0)
+    got = upright.classify(img, boxes)[0]
+    assert np.allclose(got, want, atol=1e-5)
+    assert not np.allclose(got, turns.classify(img, boxes)[0], atol=1e-3)
+
+
+def test_a_card_with_looks_this_reader_does_not_know_is_refused(tmp_path):
+    with pytest.raises(VisionError, match="looks 'sideways'; this reader knows turns and upright"):
+        DiceReader(models_with_card(tmp_path, looks="sideways"))
 
 
 def test_a_card_whose_crop_size_is_not_its_classifiers_is_refused(tmp_path):
