@@ -8,7 +8,7 @@ quantization by onnxruntime.quantization: QDQ format, per-channel signed weights
 (``reduce_range``: an x86 machine with AVX2 but no VNNI would otherwise saturate its
 16-bit sums, and read differently from a Pi's ARM cores), unsigned 8-bit activations
 whose ranges are the extremes (MinMax) seen over crops of real train dice outside the dev
-split, in all four turns the reader looks at.
+split, in the four looks the reader reads the classifier in (the card beside --out says which).
 
 Why: the classifier is most of a frame's reading (four looks a die), and the int8 copy
 reads a look in a little over half the time here (models/README.md has the figures).
