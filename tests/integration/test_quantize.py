@@ -221,3 +221,19 @@ def test_quantize_measures_the_classifier_in_the_cards_looks(recipe, tmp_path):
     for looks in ("turns", "upright"):
         batches = q.TrainCrops(data, looks=looks).batches
         assert np.array_equal(np.concatenate(list(batches)), crop_looks(crops, looks)), looks
+
+
+@pytest.mark.parametrize("card", [None, {}, {"looks": "upright"}])
+def test_quantize_takes_the_looks_from_the_card_beside_its_output(
+    recipe, float_faces, tmp_path, monkeypatch, card
+):
+    _, q = recipe
+    data = golden_as_train_rows(tmp_path / "data")
+    (tmp_path / "models").mkdir()
+    if card is not None:
+        (tmp_path / "models" / "dice.json").write_text(json.dumps(card))
+    seen = []
+    crops = q.TrainCrops
+    monkeypatch.setattr(q, "TrainCrops", lambda *a, **k: seen.append(k["looks"]) or crops(*a, **k))
+    q.quantize(float_faces, tmp_path / "models" / "dice-faces.onnx", data)
+    assert seen == [(card or {}).get("looks", "turns")]
