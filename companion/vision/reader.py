@@ -408,20 +408,23 @@ class DiceReader:
 
     def classify(self, img: np.ndarray, boxes: list) -> tuple[np.ndarray, np.ndarray]:
         """Class probabilities (N, classes) and unit embeddings (N, 64) for each box."""
-        return self._run([crop_die(img, b, self.crop_size) for b in boxes], self.looks)
+        return self._run([crop_die(img, b, self.crop_size) for b in boxes])
 
     def symbol_embeddings(self, img: np.ndarray, boxes: list) -> np.ndarray:
         """Unit embeddings (N, 64) of the symbol on each box's die (see ``symbol_crop``):
         what a taught die's faces are told apart by."""
-        return self._run([symbol_crop(crop_die(img, b, self.crop_size)) for b in boxes])[1]
+        crops = [symbol_crop(crop_die(img, b, self.crop_size)) for b in boxes]
+        return self._run(crops, "turns")[1]  # a symbol is the same symbol turned
 
-    def _run(self, crops: list[np.ndarray], looks: str = "turns") -> tuple[np.ndarray, np.ndarray]:
+    def _run(
+        self, crops: list[np.ndarray], looks: str | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
         """The face classifier's probabilities and unit embeddings for each crop, each the
-        mean over the crop's ``looks`` (``crop_looks``)."""
+        mean over the crop's ``looks`` (``crop_looks``; by default the card's)."""
         if not crops:
             return np.zeros((0, len(self.classes)), np.float32), np.zeros((0, 64), np.float32)
         n = len(crops)
-        turned = crop_looks(crops, looks)
+        turned = crop_looks(crops, looks or self.looks)
         # At most FACES_BATCH crops a run: onnxruntime keeps the memory of the largest batch
         # it has run, so a crowded table would otherwise grow the process for good.
         runs = [
@@ -560,10 +563,10 @@ class DiceReader:
         """The reading of each box, None where it holds no die."""
         crops = [crop_die(img, b, self.crop_size) for b in boxes]
         if self.custom is None:
-            probs, emb = self._run(crops, self.looks)
+            probs, emb = self._run(crops)
             probs = self._look_again(img, boxes, probs)
         else:  # the standard reading and the symbol's embedding, in one run
-            probs, emb = self._run(crops + [symbol_crop(c) for c in crops])
+            probs, emb = self._run(crops + [symbol_crop(c) for c in crops], "turns")
             probs, emb = probs[: len(crops)], emb[len(crops) :]
         dice: list[DieReading | None] = []
         for box, p, e in zip(boxes, probs, emb, strict=True):
@@ -608,7 +611,7 @@ class DiceReader:
             for m in self.second_look
             for i in again
         ]
-        more = self._run(looks, self.looks)[0].reshape(len(self.second_look), len(again), -1)
+        more = self._run(looks)[0].reshape(len(self.second_look), len(again), -1)
         probs = probs.copy()
         probs[again] = (probs[again] + more.sum(0)) / (1 + len(self.second_look))
         return probs

@@ -278,7 +278,7 @@ def watch_reader(r: DiceReader) -> tuple[list, list]:
     crops: list = []
     detect, run = r.detect, r._run
     r.detect = lambda pic, *a, **k: seen.append(pic) or detect(pic, *a, **k)
-    r._run = lambda batch, looks="turns": crops.extend(batch) or run(batch, looks)
+    r._run = lambda batch, looks=None: crops.extend(batch) or run(batch, looks)
     return seen, crops
 
 
@@ -325,7 +325,7 @@ def test_an_unsure_die_is_read_again_with_other_margins():
     for reader in (sure, unsure):
         runs = []
         run = reader._run
-        reader._run = lambda crops, looks="turns", run=run, runs=runs: (
+        reader._run = lambda crops, looks=None, run=run, runs=runs: (
             runs.append(len(crops)) or run(crops, looks)
         )
         (got,) = reader.read_boxes(img, [box])
