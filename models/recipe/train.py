@@ -49,7 +49,8 @@ from companion.vision import render
 from companion.vision.evaluate import match
 
 BATCH = 64  # crops in each classifier training step
-UPRIGHT_TURN = 15.0  # degrees an Upright crop is turned at most in training
+# degrees an Upright crop is turned at most in training (the reader looks at R.UPRIGHT_TURN)
+UPRIGHT_TILT = 15.0
 
 
 # -- models ----------------------------------------------------------------------------
@@ -187,11 +188,11 @@ def found_dice(sets, models: Path):
 def sample_crop(rng, img, box, amount):
     """A crop of ``box`` as the reader takes it, but jittered, turned, and squashed along a
     random direction as a die seen at a slant is. A die on an ``Upright`` photo is turned at
-    most UPRIGHT_TURN degrees and mirrored half the time, so its top face stays on top."""
+    most UPRIGHT_TILT degrees and mirrored half the time, so its top face stays on top."""
     box = jitter(rng, box, amount)
     upright = isinstance(img, Upright)
     if upright:
-        turn = np.deg2rad(rng.uniform(-UPRIGHT_TURN, UPRIGHT_TURN))
+        turn = np.deg2rad(rng.uniform(-UPRIGHT_TILT, UPRIGHT_TILT))
     else:
         turn = rng.uniform(0, 2 * np.pi)
     phi = rng.uniform(0, np.pi)
@@ -278,10 +279,10 @@ def synthetic_crops(rng, n, numerals=2, sides=0.0):
 
 def augment_crop(rng, crop):
     """``crop`` turned, scaled, lit and blurred at random; an ``Upright`` one turned at most
-    UPRIGHT_TURN degrees."""
+    UPRIGHT_TILT degrees."""
     c = np.asarray(crop)
     ang = (
-        rng.uniform(-UPRIGHT_TURN, UPRIGHT_TURN)
+        rng.uniform(-UPRIGHT_TILT, UPRIGHT_TILT)
         if isinstance(crop, Upright)
         else rng.uniform(0, 360)
     )

@@ -23,7 +23,7 @@ from companion.vision.evaluate import (
     wrong_share,
 )
 from companion.vision.reader import DiceReader, DieReading, model_dir
-from tests.integration.test_reader import GOLDEN, MISREAD
+from tests.integration.test_reader import GOLDEN, MISREAD, models_with_card
 
 pytestmark = pytest.mark.integration
 FIELDS = ["filename", "width", "height", "value", "xmin", "ymin", "xmax", "ymax", "split"]
@@ -329,10 +329,8 @@ def golden_dev_set(root: Path) -> dict:
 
 def test_two_models_folders_are_compared_photo_by_photo(tmp_path, capsys):
     cases = golden_dev_set(tmp_path / "data")
-    unsure = tmp_path / "unsure"  # the shipped models, but sure of nothing under 0.99
-    shutil.copytree(model_dir(), unsure, ignore=shutil.ignore_patterns("__*"))
-    card = json.loads((unsure / "dice.json").read_text())
-    (unsure / "dice.json").write_text(json.dumps({**card, "min_confidence": 0.99}))
+    # the shipped models, but sure of nothing under 0.99
+    unsure = models_with_card(tmp_path, min_confidence=0.99)
 
     def compare(models: Path, against: Path) -> dict:
         argv = ["bench", "vision", "--data", str(tmp_path / "data"), "--split", "dev"]
