@@ -111,8 +111,16 @@ def _cmd_read(args: argparse.Namespace) -> int:
     for name in args.images:
         img = cv2.imread(name, cv2.IMREAD_COLOR) if Path(name).is_file() else None
         if img is None:
-            why = "no such file" if not Path(name).exists() else "not an image OpenCV can read"
-            print(f"companion: {name}: {why} (give JPEG or PNG files)", file=sys.stderr)
+            path = Path(name)
+            why = (
+                "no such file (give JPEG or PNG files)"
+                if not path.exists()
+                else "a folder, not an image (give JPEG or PNG files; to replay a folder of "
+                f"frames: companion watch --camera replay:{name})"
+                if path.is_dir()
+                else "not an image OpenCV can read (give JPEG or PNG files)"
+            )
+            print(f"companion: {name}: {why}", file=sys.stderr)
             status = 2
             continue
         dice = reader.read(img)
@@ -149,6 +157,8 @@ def _cmd_watch(args: argparse.Namespace) -> int:
         frames += 1
         event = watcher.step()
         if watcher.status == "camera lost":
+            if watcher.camera.status == "camera/spec":  # retrying cannot mend a misspelt spec
+                raise CompanionError(watcher.camera.problem, code="camera/spec")
             if watcher.camera.problem != told:
                 told = watcher.camera.problem
                 print(f"companion: {told}", file=sys.stderr, flush=True)

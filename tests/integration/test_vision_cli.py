@@ -134,9 +134,13 @@ def test_read_takes_pictures_as_phones_and_editors_write_them(config, tmp_path, 
 
 def test_read_names_a_file_it_cannot_read(config, tmp_path, capsys):
     (tmp_path / "notes.jpg").write_text("not a picture")
-    assert main(["read", str(tmp_path / "notes.jpg"), str(tmp_path / "gone.png")]) == 2
+    (tmp_path / "frames").mkdir()
+    names = [tmp_path / "notes.jpg", tmp_path / "gone.png", tmp_path / "frames"]
+    assert main(["read", *map(str, names)]) == 2
     err = capsys.readouterr().err
     assert "notes.jpg: not an image OpenCV can read" in err and "gone.png: no such file" in err
+    assert "frames: a folder, not an image (give JPEG or PNG files; to replay" in err
+    assert f"companion watch --camera replay:{tmp_path / 'frames'})" in err
 
 
 def test_watch_prints_one_event_per_roll_from_a_replayed_camera(config, rolls_folder, capsys):
@@ -277,6 +281,14 @@ def test_dice_of_a_roll_left_unsure_are_read_a_few_windows_more_then_left_alone(
 def test_watch_without_a_camera_explains(config, capsys):
     assert main(["watch"]) == 2
     assert "no camera: pass --camera" in capsys.readouterr().err
+
+
+def test_watch_stops_at_once_on_a_camera_spec_it_cannot_understand(config, capsys):
+    # an unplugged camera is retried; a misspelt spec never opens, so it is said once and ends
+    assert main(["watch", "--camera", "/dev/video9", "--frames", "20"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("unknown camera '/dev/video9'") == 1
+    assert "usb:N" in err
 
 
 # -- the device: camera rolls into a game ---------------------------------------------------
