@@ -109,17 +109,18 @@ def _cmd_read(args: argparse.Namespace) -> int:
         Path(args.annotate).mkdir(parents=True, exist_ok=True)
     status = 0
     for name in args.images:
-        img = cv2.imread(name, cv2.IMREAD_COLOR) if Path(name).is_file() else None
+        path = Path(name)
+        img = cv2.imread(name, cv2.IMREAD_COLOR) if path.is_file() else None
         if img is None:
-            path = Path(name)
-            why = (
-                "no such file (give JPEG or PNG files)"
-                if not path.exists()
-                else "a folder, not an image (give JPEG or PNG files; to replay a folder of "
-                f"frames: companion watch --camera replay:{name})"
-                if path.is_dir()
-                else "not an image OpenCV can read (give JPEG or PNG files)"
-            )
+            if not path.exists():
+                why = "no such file (give JPEG or PNG files)"
+            elif path.is_dir():
+                why = (
+                    "a folder, not an image (give JPEG or PNG files; to replay a folder of "
+                    f"frames: companion watch --camera replay:{name})"
+                )
+            else:
+                why = "not an image OpenCV can read (give JPEG or PNG files)"
             print(f"companion: {name}: {why}", file=sys.stderr)
             status = 2
             continue
