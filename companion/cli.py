@@ -137,7 +137,7 @@ def _cmd_read(args: argparse.Namespace) -> int:
 
 
 def _cmd_watch(args: argparse.Namespace) -> int:
-    from companion.vision.camera import CameraSupervisor, open_camera
+    from companion.vision.camera import CameraSupervisor, camera_opener
     from companion.vision.settle import Settler
     from companion.vision.watch import RollWatcher
 
@@ -149,7 +149,7 @@ def _cmd_watch(args: argparse.Namespace) -> int:
             code="camera/none",
         )
     watcher = RollWatcher(
-        CameraSupervisor(lambda: open_camera(spec)), _reader(args), Settler(expected=args.dice)
+        CameraSupervisor(camera_opener(spec)), _reader(args), Settler(expected=args.dice)
     )
     import time
 
@@ -158,8 +158,6 @@ def _cmd_watch(args: argparse.Namespace) -> int:
         frames += 1
         event = watcher.step()
         if watcher.status == "camera lost":
-            if watcher.camera.status == "camera/spec":  # retrying cannot mend a misspelt spec
-                raise CompanionError(watcher.camera.problem, code="camera/spec")
             if watcher.camera.problem != told:
                 told = watcher.camera.problem
                 print(f"companion: {told}", file=sys.stderr, flush=True)

@@ -8,9 +8,10 @@
   reads a low-resolution YUV420 analysis stream beside the full-size one.
 
 ``open_camera(spec)`` picks one from a string: ``replay:DIR[@FPS]``,
-``video:FILE``, ``usb:N``, ``pi``. ``CameraSupervisor`` wraps any of them:
-when the camera is missing, busy or unplugged it reports why and keeps retrying,
-so the service runs on (and dice can still be entered by hand).
+``video:FILE``, ``usb:N``, ``pi``; ``camera_opener(spec)`` checks the spec once and gives
+what opens that camera again and again. ``CameraSupervisor`` wraps any of them: when
+the camera is missing, busy or unplugged it reports why and keeps retrying, so the
+service runs on (and dice can still be entered by hand).
 """
 
 from __future__ import annotations
@@ -216,26 +217,34 @@ class PiCamera:
 
 def open_camera(spec: str) -> Camera:
     """A camera from its spec: replay:DIR[@FPS], video:FILE, usb:N or pi."""
+    return camera_opener(spec)()
+
+
+def camera_opener(spec: str) -> Callable[[], Camera]:
+    """What opens the camera of ``spec``, each time it is called (a ``CameraSupervisor``
+    retries it). A spec that names no camera raises here, once: no retry could mend it."""
     kind, _, rest = spec.partition(":")
     if kind == "replay" and rest:
         path, _, fps = rest.partition("@")
         try:
-            return ReplayCamera(path, float(fps) if fps else 10.0)
+            rate = float(fps) if fps else 10.0
         except ValueError:
             raise CameraError(
                 f"replay frame rate must be a number, not {fps!r}", code="camera/spec"
             ) from None
+        return lambda: ReplayCamera(path, rate)
     if kind == "video" and rest:
-        return CaptureCamera(rest)
+        return lambda: CaptureCamera(rest)
     if kind == "usb":
         try:
-            return CaptureCamera(int(rest or 0))
+            index = int(rest or 0)
         except ValueError:
             raise CameraError(
                 f"usb camera must be a number like usb:0, not {spec!r}", code="camera/spec"
             ) from None
+        return lambda: CaptureCamera(index)
     if kind == "pi":
-        return PiCamera()
+        return PiCamera
     raise CameraError(
         f"unknown camera {spec!r}; use replay:DIR[@FPS], video:FILE, usb:N or pi",
         code="camera/spec",
