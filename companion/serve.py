@@ -72,11 +72,17 @@ def start_device(
 
     if camera == "none":
         return Device(hub)
-    from companion.vision.camera import CameraSupervisor, open_camera
+    from companion.vision.camera import CameraError, CameraSupervisor, camera_opener
     from companion.vision.reader import DiceReader, VisionError
     from companion.vision.watch import RollWatcher
 
     problem = die_problem  # standard dice would misread a taught die's symbols: read nothing
+    opener = None
+    if not problem and camera != "demo":
+        try:  # a spec that names no camera: no retry could mend it, so none is made
+            opener = camera_opener(camera)
+        except CameraError as exc:
+            problem = f"{exc} (set [camera] source in the config, or --camera)"
     if not problem:
         try:
             reader = DiceReader(min_confidence=min_confidence, custom=custom)
@@ -98,7 +104,7 @@ def start_device(
         folder = database.parent / "demo-camera"
         supervisor = CameraSupervisor(lambda: open_demo_camera(folder, wants_roll))
     else:
-        supervisor = CameraSupervisor(lambda: open_camera(camera))
+        supervisor = CameraSupervisor(opener)
 
     def expected() -> int | None:
         game_id = hub.active_game()

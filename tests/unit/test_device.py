@@ -147,6 +147,22 @@ def test_a_die_taught_with_an_earlier_model_stops_the_camera_not_the_games(tmp_p
     assert rolls(session)[0]["values"] == [1, 2, 3, 4, 5]
 
 
+def test_a_camera_the_config_cannot_name_stops_the_camera_not_the_games(tmp_path):
+    # A misspelt [camera] source can never open: the service says what to fix, at once and
+    # without retrying it, and the games go on with rolls entered by hand.
+    from companion.serve import start_device
+
+    hub = Hub(EventStore(tmp_path / "g.db"))
+    session = hub.create("first-island", 2, {"variant": "easy"})
+    device = start_device(hub, "/dev/video9", tmp_path / "g.db")
+    assert device.watcher is None and device.state == "dice not read"
+    assert "unknown camera '/dev/video9'" in device.message
+    assert "usb:N" in device.message and "[camera] source" in device.message
+    assert device.message.endswith("Enter rolls by hand meanwhile.")
+    session.act({"type": "dice_rolled", "values": [6, 5, 4, 3, 2], "source": "manual"})
+    assert rolls(session)[0]["values"] == [6, 5, 4, 3, 2]
+
+
 def test_a_roll_the_full_disk_cannot_save_waits_and_lights_the_error_led(rig):
     from companion.errors import StorageError
 
