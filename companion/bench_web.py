@@ -65,12 +65,15 @@ def _client(
 
 def bench_web(clients: int = 12, actions: int = 100) -> dict:
     from waitress.server import create_server
+    from waitress.wasyncore import close_all
 
     with tempfile.TemporaryDirectory() as tmp:
         store = EventStore(Path(tmp) / "bench.db")
         app = create_app({"HOST_PIN": PIN}, store=store)
-        server = create_server(app, host="127.0.0.1", port=0, threads=clients + 8)
-        threading.Thread(target=server.run, daemon=True).start()
+        sockets: dict = {}  # the server's sockets, so that its loop can close them all
+        server = create_server(app, map=sockets, host="127.0.0.1", port=0, threads=clients + 8)
+        loop = threading.Thread(target=server.run, daemon=True)
+        loop.start()
         port = server.effective_port
         game_id = _post(port, "/api/games", {"game": "first-island", "players": 2})["game_id"]
         got: dict[int, list[float]] = {}
@@ -106,7 +109,11 @@ def bench_web(clients: int = 12, actions: int = 100) -> dict:
             latencies.extend((t - sent) * 1000 for t in arrivals)
         # Open streams are still being written to as the server stops: keep the noise out.
         logging.getLogger("waitress").setLevel(logging.CRITICAL)
-        server.close()
+        # Stopped in its own loop: a socket closed from this thread while the loop waits on
+        # it in select() fails there (EBADF), an uncaught error in the server's thread. With
+        # every socket closed the loop ends, and the clients read the end of their streams.
+        server.trigger.pull_trigger(lambda: close_all(sockets))
+        loop.join(10)
         store.close()
     q = statistics.quantiles(latencies, n=20)
     return {
