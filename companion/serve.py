@@ -56,6 +56,18 @@ def print_qr(url: str) -> None:
     segno.make(url, error="m").terminal(compact=True, border=2)
 
 
+def _demo_opener(hub, database: Path):
+    """What opens the demo's camera: replayed rolls, one whenever the game asks for dice."""
+    from companion.demo import open_demo_camera
+
+    def wants_roll() -> bool:
+        game_id = hub.active_game()
+        return game_id is not None and hub.session(game_id).dice() is not None
+
+    folder = database.parent / "demo-camera"
+    return lambda: open_demo_camera(folder, wants_roll)
+
+
 def start_device(
     hub,
     camera: str,
@@ -77,10 +89,9 @@ def start_device(
     from companion.vision.watch import RollWatcher
 
     problem = die_problem  # standard dice would misread a taught die's symbols: read nothing
-    opener = None
-    if not problem and camera != "demo":
+    if not problem:
         try:  # a spec that names no camera: no retry could mend it, so none is made
-            opener = camera_opener(camera)
+            opener = _demo_opener(hub, database) if camera == "demo" else camera_opener(camera)
         except CameraError as exc:
             problem = f"{exc} (set [camera] source in the config, or --camera)"
     if not problem:
@@ -94,17 +105,7 @@ def start_device(
         log.error("device: cannot read dice: %s", problem)
         return Device(hub, problem=problem)
 
-    if camera == "demo":
-        from companion.demo import open_demo_camera
-
-        def wants_roll() -> bool:
-            game_id = hub.active_game()
-            return game_id is not None and hub.session(game_id).dice() is not None
-
-        folder = database.parent / "demo-camera"
-        supervisor = CameraSupervisor(lambda: open_demo_camera(folder, wants_roll))
-    else:
-        supervisor = CameraSupervisor(opener)
+    supervisor = CameraSupervisor(opener)
 
     def expected() -> int | None:
         game_id = hub.active_game()

@@ -20,23 +20,18 @@ def test_the_web_benchmark_stops_its_server_and_its_pages():
     # Its server closed from outside its loop left the loop running, and now and then made it
     # fail in select() (EBADF) during a later test; it now ends, and so does every page.
     import threading
-    import time
 
     from companion.bench_web import bench_web
 
     before = set(threading.enumerate())
     bench_web(clients=3, actions=4)
-    deadline = time.monotonic() + 5
-    while time.monotonic() < deadline:
-        # waitress's task threads stay parked until a page's next heartbeat (15 s): daemons
-        left = [
-            t
-            for t in threading.enumerate()
-            if t not in before and not t.name.startswith("waitress-") and t.is_alive()
-        ]
-        if not left:
-            break
-        time.sleep(0.05)
+    # waitress's task threads stay parked until a page's next heartbeat (15 s): daemons
+    new = [
+        t for t in threading.enumerate() if t not in before and not t.name.startswith("waitress-")
+    ]
+    for t in new:
+        t.join(5)
+    left = [t for t in new if t.is_alive()]
     assert left == []
 
 
