@@ -151,6 +151,12 @@ def letterbox(
     return out, scale
 
 
+def to_bytes(images: np.ndarray) -> np.ndarray:
+    """uint8 BGR images (N, H, W, 3) as a detector that takes bytes reads them: (N, 3, H, W),
+    BGR, 0..255 (its first layer does the rest: ``models/recipe/quantize.py``)."""
+    return np.ascontiguousarray(images.transpose(0, 3, 1, 2))
+
+
 def to_tensor(images: np.ndarray) -> np.ndarray:
     """uint8 BGR images (N, H, W, 3) to the models' float input (N, 3, H, W), RGB in 0..1."""
     # One channel at a time straight into the output: several times faster than a
@@ -381,6 +387,10 @@ class DiceReader:
         side = self._detector.get_inputs()[0].shape[2]
         self.detect_size = side if isinstance(side, int) else card.get("detect_size", DETECT_SIZE)
         self.coarse_size = None if isinstance(side, int) else COARSE_SIZE
+        # A detector made by quantize.py takes the frame's bytes as they are; an older one
+        # (or a float one from training) takes RGB floats in 0..1.
+        takes_bytes = self._detector.get_inputs()[0].type == "tensor(uint8)"
+        self._detector_input = to_bytes if takes_bytes else to_tensor
 
     def detect(
         self, img: np.ndarray, threshold: float | None = None, size: int | None = None
@@ -393,7 +403,7 @@ class DiceReader:
         # stride): a 640x480 frame at 512x384, not on a square that is a quarter padding.
         multiple = None if self.coarse_size is None else STRIDE_COARSEST
         boxed, scale = letterbox(img, size or self.detect_size, multiple)
-        out = self._detector.run(None, {"image": to_tensor(boxed[None])})[0][0]
+        out = self._detector.run(None, {"image": self._detector_input(boxed[None])})[0][0]
         limit = self.detect_threshold if threshold is None else threshold
         return decode(out, limit, scale, img.shape[:2])
 

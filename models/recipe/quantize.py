@@ -13,6 +13,14 @@ split, in the four looks the reader reads the classifier in (the card beside --o
 Why: the classifier is most of a frame's reading (four looks a die), and the int8 copy
 reads a look in a little over half the time here (models/README.md has the figures).
 Training only: it needs the `train` extra (onnx).
+
+A detector (a model whose input is ``image``) is quantized the same way, with its ranges
+from whole train photos outside dev, letterboxed as the reader letterboxes them, and made to
+take the frame's bytes: its input becomes uint8 BGR (N, 3, H, W), 0..255, with the float
+conversion, the channel order and any normalisation before its first convolution folded
+into that convolution's weights (``bytes_in``). The reader then hands it the letterboxed
+frame as it is (``reader.to_bytes``): no float copy of the frame, and no layers that only
+rescale it (1.1 ms of a 640x640 frame here for the Lite0 detector, models/README.md).
 """
 
 from __future__ import annotations
@@ -31,12 +39,13 @@ from onnxruntime.quantization import (
     quant_pre_process,
     quantize_static,
 )
-from photos import load_labels, real_dice
+from photos import images, is_dev, load_labels, real_dice
 
 from companion.vision import reader as R
 
 CALIBRATION_DICE = 2000  # real train dice (outside dev) whose crops set the ranges
 BATCH = 64
+CALIBRATION_PHOTOS = 40  # whole train photos (outside dev) whose frames set a detector's ranges
 
 
 class TrainCrops(CalibrationDataReader):
@@ -66,16 +75,136 @@ class TrainCrops(CalibrationDataReader):
         return None if batch is None else {"crops": batch}
 
 
+class TrainFrames(CalibrationDataReader):
+    """Whole train photos outside dev, evenly spaced, as the reader gives them to a detector
+    (colour cast taken out, letterboxed to ``size``), as floats in the byte detector's
+    terms (``bytes_in``): BGR, 0..255."""
+
+    def __init__(self, data: Path, count: int = CALIBRATION_PHOTOS, size: int = R.DETECT_SIZE):
+        sets = load_labels(data)
+        names = ("epanemu", "matteop65")  # the sets of whole photos (the others are crops)
+        total = sum(1 for n in names if n in sets for fn in sets[n][1] if not is_dev(fn))
+        if not total:
+            raise SystemExit(f"no train photos under {data}: pass the folder of photo sets")
+        step = max(1, total // count)
+        frames = []
+        for i, (_, img, _) in enumerate(images(sets, names, dev=False)):
+            if i % step == 0 and len(frames) < count:
+                boxed, _ = R.letterbox(R.neutral(img), size, R.STRIDE_COARSEST)
+                frames.append(R.to_bytes(boxed[None]).astype(np.float32))
+        self.frames = iter(frames)
+
+    def get_next(self) -> dict | None:
+        frame = next(self.frames, None)
+        return None if frame is None else {"image": frame}
+
+
+def bytes_in(model) -> None:
+    """Make the float detector ``model`` read BGR bytes as floats (0..255) where it read RGB
+    in 0..1: the channel order, the scale and any constant Sub, Div, Mul or Add on its input
+    before its first convolution are folded into that convolution's weights and bias.
+
+    Folding an offset is exact inside the picture; on its top and left edges the first
+    convolution's zero padding now stands for a black border instead of the offset's grey
+    (measured in models/README.md: a hair of difference in the heat there)."""
+    from onnx import numpy_helper
+
+    graph = model.graph
+    arrays = {i.name: numpy_helper.to_array(i) for i in graph.initializer}
+    for node in graph.node:
+        if node.op_type == "Constant":
+            arrays[node.output[0]] = numpy_helper.to_array(node.attribute[0].t)
+    # x_rgb in 0..1 = x_bgr[::-1] / 255; each step on the way keeps x as gain * x + offset
+    gain, offset = np.full(3, 1 / 255, np.float64), np.zeros(3, np.float64)
+    name, dropped = graph.input[0].name, []
+    while True:
+        users = [n for n in graph.node if name in n.input]
+        if len(users) != 1:
+            raise SystemExit(f"the detector's input feeds {len(users)} layers, not one")
+        node = users[0]
+        if node.op_type == "Conv":
+            break
+        other = [i for i in node.input if i != name]
+        if node.op_type not in ("Sub", "Div", "Mul", "Add") or other[0] not in arrays:
+            raise SystemExit(f"the detector's input meets {node.op_type} before a convolution")
+        c = np.broadcast_to(arrays[other[0]].astype(np.float64).reshape(-1), 3)
+        if node.input[0] != name and node.op_type in ("Sub", "Div"):
+            raise SystemExit("the detector's input is subtracted from or divides a constant")
+        if node.op_type == "Sub":
+            offset = offset - c
+        elif node.op_type == "Add":
+            offset = offset + c
+        elif node.op_type == "Div":
+            gain, offset = gain / c, offset / c
+        else:
+            gain, offset = gain * c, offset * c
+        dropped.append(node)
+        name = node.output[0]
+    conv = node
+    w = arrays[conv.input[1]].astype(np.float64)  # (out, 3 RGB, kh, kw)
+    b = arrays[conv.input[2]].astype(np.float64) if len(conv.input) > 2 else np.zeros(len(w))
+    bias = b + (w * offset[None, :, None, None]).sum(axis=(1, 2, 3))
+    weight = (w * gain[None, :, None, None])[:, ::-1]  # RGB to the picture's BGR
+    conv.input[0] = graph.input[0].name
+    for n in dropped:
+        graph.node.remove(n)
+    kept = [i for i in graph.initializer if i.name not in conv.input[1:]]
+    graph.ClearField("initializer")
+    graph.initializer.extend(kept)
+    graph.initializer.append(numpy_helper.from_array(weight.astype(np.float32), conv.input[1]))
+    bias_name = conv.input[2] if len(conv.input) > 2 else conv.input[1] + "_bias"
+    graph.initializer.append(numpy_helper.from_array(bias.astype(np.float32), bias_name))
+    if len(conv.input) == 2:
+        conv.input.append(bias_name)
+    used = {i for n in graph.node for i in n.input}
+    constants = [n for n in graph.node if n.op_type == "Constant" and n.output[0] not in used]
+    for n in constants:
+        graph.node.remove(n)
+
+
+def takes_bytes(model) -> None:
+    """The quantized detector ``model`` (from a ``bytes_in`` float one) with a uint8 input:
+    the input's quantizer is dropped, and its dequantizer reads the bytes at scale 1: each
+    byte is the float it stood for, exactly."""
+    from onnx import TensorProto, numpy_helper
+
+    graph = model.graph
+    image = graph.input[0].name
+    (q,) = [n for n in graph.node if image in n.input]
+    if q.op_type != "QuantizeLinear":
+        raise SystemExit(f"the quantized detector's input meets {q.op_type}, not a quantizer")
+    users = [n for n in graph.node if q.output[0] in n.input]
+    if [n.op_type for n in users] != ["DequantizeLinear"]:
+        raise SystemExit("the quantized detector's input is read by more than its first layer")
+    dq = users[0]
+    dq.input[0] = image
+    dq.input[1], dq.input[2] = "image_bytes_scale", "image_bytes_zero"
+    graph.initializer.extend(
+        [
+            numpy_helper.from_array(np.array(1.0, np.float32), "image_bytes_scale"),
+            numpy_helper.from_array(np.array(0, np.uint8), "image_bytes_zero"),
+        ]
+    )
+    graph.node.remove(q)
+    used = {i for n in graph.node for i in n.input}
+    kept = [i for i in graph.initializer if i.name in used]
+    graph.ClearField("initializer")
+    graph.initializer.extend(kept)
+    graph.input[0].type.tensor_type.elem_type = TensorProto.UINT8
+
+
 def quantize(source: Path, out: Path, data: Path, method: str = "minmax") -> Path:
-    """Write the int8 copy of the float classifier ``source`` to ``out``."""
+    """Write the int8 copy of the float classifier or detector ``source`` to ``out``."""
     import onnx
 
     model = onnx.load(str(source))
     if any(n.op_type == "QuantizeLinear" for n in model.graph.node):
         raise SystemExit(
-            f"{source} is already quantized: pass the float classifier training exported "
-            "(make model keeps it as artifacts/model-checkpoints/dice-faces-float.onnx)"
+            f"{source} is already quantized: pass the float model training exported "
+            "(make model keeps them in artifacts/model-checkpoints/)"
         )
+    if model.graph.input[0].name == "image":
+        return quantize_detector(model, out, data, method)
     # the crops' side is the float model's own input side (the recipe's --crop-size), and
     # they are seen in the looks the card beside ``out`` reads the classifier in
     size = model.graph.input[0].type.tensor_type.shape.dim[2].dim_value or R.CROP_SIZE
@@ -101,10 +230,43 @@ def quantize(source: Path, out: Path, data: Path, method: str = "minmax") -> Pat
     return out
 
 
+def quantize_detector(model, out: Path, data: Path, method: str) -> Path:
+    import onnx
+
+    frames = TrainFrames(data)
+    bytes_in(model)
+    with tempfile.TemporaryDirectory() as tmp:
+        folded, prepared, quantized = (Path(tmp) / f for f in ("f.onnx", "p.onnx", "q.onnx"))
+        onnx.save(model, str(folded))
+        # The detector's sides are free (any frame shape): no symbolic shape inference.
+        quant_pre_process(str(folded), str(prepared), skip_symbolic_shape=True)
+        quantize_static(
+            str(prepared),
+            str(quantized),
+            frames,
+            quant_format=QuantFormat.QDQ,
+            per_channel=True,
+            reduce_range=True,
+            activation_type=QuantType.QUInt8,
+            weight_type=QuantType.QInt8,
+            calibrate_method={
+                "minmax": CalibrationMethod.MinMax,
+                "percentile": CalibrationMethod.Percentile,
+            }[method],
+        )
+        made = onnx.load(str(quantized))
+        takes_bytes(made)
+        onnx.checker.check_model(made)
+        onnx.save(made, str(out))
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", type=Path, required=True, help="folder of labelled photo sets")
-    ap.add_argument("--float", type=Path, required=True, help="the float classifier (.onnx)")
+    ap.add_argument(
+        "--float", type=Path, required=True, help="the float classifier or detector (.onnx)"
+    )
     ap.add_argument("--out", type=Path, required=True, help="where the int8 copy is written")
     ap.add_argument("--calibration", choices=["minmax", "percentile"], default="minmax")
     args = ap.parse_args()
