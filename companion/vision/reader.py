@@ -37,11 +37,12 @@ CROP_MARGIN = 0.12  # share of the box side added around a die before it is read
 # The most a crop's linear warp shrinks a picture (about the median of the crops trained on);
 # a bigger die is first shrunk with the area filter (``crop_die``).
 MAX_SHRINK = 2.0
-TURNS = 4  # looks at each crop the classifier reads (their answers are averaged)
+TURNS = 4  # quarter turns of each crop the classifier reads (their answers are averaged)
 # How a classifier is read (dice.json "looks"): "turns", the crop in four quarter turns (a face
 # is the same face turned); or "upright", for a classifier trained to keep a picture's up (an
-# oblique photo shows a die's top face above its front face): the crop, its mirror image and
-# the crop turned UPRIGHT_TURN degrees either way, all four with their up kept.
+# oblique photo shows a die's top face above its front face): the crop as it is and turned
+# UPRIGHT_TURN degrees either way, all three with their up kept. Never mirrored: a mirrored
+# numeral or symbol is not that face (model card, C1).
 LOOKS = ("turns", "upright")
 UPRIGHT_TURN = 10.0
 SAME_DIE = 0.6  # peaks closer than this share of a found die's size are that die again
@@ -57,7 +58,7 @@ COARSE_SIZE = 160  # a multiple of STRIDE_COARSEST
 SMALL = 0.04
 TILE = 1024
 TILE_STEP = 768  # tiles overlap by 256 px, more than a small die, so each is whole in one
-FACES_BATCH = 32  # crops a classifier run: 8 dice in their four turns (``_run``)
+FACES_BATCH = 32  # crops a classifier run: 8 dice in four looks, 10 in three (``_run``)
 # A colour cast (``neutral``): a picture whose channels' levels differ by more than CAST
 # (99% of the train photos outside dev do not) is taken down to NEUTRAL (their median).
 CAST = 1.3
@@ -207,15 +208,14 @@ def crop_die(
 
 
 def crop_looks(crops: list[np.ndarray], looks: str = "turns") -> np.ndarray:
-    """The classifier's input for ``crops``: TURNS looks at each (see LOOKS), look by look,
-    as one float batch (TURNS * len(crops), 3, side, side)."""
+    """The classifier's input for ``crops``: a few looks at each (see LOOKS), look by look,
+    as one float batch (looks * len(crops), 3, side, side)."""
     if looks == "upright":
         side = crops[0].shape[0]
         centre = (side / 2, side / 2)
         turns = [cv2.getRotationMatrix2D(centre, a, 1.0) for a in (UPRIGHT_TURN, -UPRIGHT_TURN)]
         seen = [
             *crops,
-            *(c[:, ::-1] for c in crops),
             *(
                 cv2.warpAffine(c, m, (side, side), borderMode=cv2.BORDER_REPLICATE)
                 for m in turns
@@ -443,8 +443,8 @@ class DiceReader:
         ]
         probs = np.concatenate([p for p, _ in runs])
         emb = np.concatenate([e for _, e in runs])
-        probs = probs.reshape(TURNS, n, -1).mean(0)
-        emb = emb.reshape(TURNS, n, -1).mean(0)
+        probs = probs.reshape(-1, n, probs.shape[1]).mean(0)
+        emb = emb.reshape(-1, n, emb.shape[1]).mean(0)
         return probs, emb / np.maximum(np.linalg.norm(emb, axis=1, keepdims=True), 1e-9)
 
     def read(self, img: np.ndarray) -> list[DieReading]:

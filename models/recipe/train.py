@@ -193,7 +193,8 @@ def found_dice(sets, models: Path):
 def sample_crop(rng, img, box, amount):
     """A crop of ``box`` as the reader takes it, but jittered, turned, and squashed along a
     random direction as a die seen at a slant is. A die on an ``Upright`` photo is turned at
-    most UPRIGHT_TILT degrees and mirrored half the time, so its top face stays on top."""
+    most UPRIGHT_TILT degrees, so its top face stays on top; never mirrored, as the reader
+    never reads a mirror image (a mirrored numeral is not that numeral: reader.LOOKS)."""
     box = jitter(rng, box, amount)
     upright = isinstance(img, Upright)
     if upright:
@@ -207,8 +208,6 @@ def sample_crop(rng, img, box, amount):
         return np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
 
     shape = rot(turn) @ rot(-phi) @ np.diag([1.0, squash]) @ rot(phi)
-    if upright and rng.random() < 0.5:
-        shape = np.diag([-1.0, 1.0]) @ shape  # mirrored left to right: up stays up
     crop = R.crop_die(np.asarray(img), box, R.CROP_SIZE, shape=shape)
     return crop.view(Upright) if upright else crop
 

@@ -20,6 +20,7 @@ from companion.vision.reader import (
     CAST,
     DOT_VALUE,
     FACES_BATCH,
+    LOOKS,
     NEUTRAL,
     UPRIGHT_TURN,
     CustomDice,
@@ -27,6 +28,7 @@ from companion.vision.reader import (
     DieReading,
     VisionError,
     crop_die,
+    crop_looks,
     model_dir,
     neutral,
     symbol_crop,
@@ -302,18 +304,23 @@ class CountingSession:
         return self.session.run(outputs, feed)
 
 
-def test_a_crowded_table_is_classified_a_few_crops_at_a_time():
+@pytest.mark.parametrize("looks", LOOKS)
+def test_a_crowded_table_is_classified_a_few_crops_at_a_time(tmp_path, looks):
     # onnxruntime keeps the memory of the largest batch it has run: a table of many dice is
     # read FACES_BATCH crops a run, with the same answers as in one run.
-    reader = DiceReader()
+    reader = DiceReader(models_with_card(tmp_path, looks=looks))
     img, dice = render.scene(np.random.default_rng(21), 480, 640, count=8)
-    crops = [crop_die(img, d.box) for d in dice] * 3  # 24 dice: 96 crops in four turns
+    crops = [crop_die(img, d.box) for d in dice] * 3  # 24 dice: 72 or 96 crops in their looks
     session = reader._faces = CountingSession(reader._faces)
     probs, _ = reader._run(crops)
-    assert session.sizes == [FACES_BATCH] * 3 and probs.shape == (24, len(reader.classes))
-    turned = [np.rot90(to_tensor(np.stack(crops)), k, axes=(2, 3)) for k in range(4)]
-    one = session.session.run(None, {"crops": np.ascontiguousarray(np.concatenate(turned))})
-    assert np.allclose(probs, one[0].reshape(4, 24, -1).mean(0), atol=1e-5)
+    seen = crop_looks(crops, looks)
+    assert len(seen) == {"turns": 96, "upright": 72}[looks]
+    assert session.sizes == [FACES_BATCH] * (len(seen) // FACES_BATCH) + (
+        [len(seen) % FACES_BATCH] if len(seen) % FACES_BATCH else []
+    )
+    assert probs.shape == (24, len(reader.classes))
+    one = session.session.run(None, {"crops": seen})
+    assert np.allclose(probs, one[0].reshape(-1, 24, len(reader.classes)).mean(0), atol=1e-5)
 
 
 def test_an_unsure_die_is_read_again_with_other_margins():
@@ -454,17 +461,17 @@ def models_with_card(tmp_path, **change) -> Path:
 
 
 def test_an_upright_classifier_is_read_with_its_up_kept(tmp_path):
-    """dice.json "looks": "upright": each crop is read as it is, mirrored left to right and
-    turned UPRIGHT_TURN degrees either way (never a quarter turn), the four answers averaged."""
+    """dice.json "looks": "upright": each crop is read as it is and turned UPRIGHT_TURN
+    degrees either way (never a quarter turn, never mirrored), the three answers averaged."""
     img, dice = render.scene(np.random.default_rng(21), 480, 640, count=3)
     boxes = [d.box for d in dice]
-    turns, upright = DiceReader(), DiceReader(models_with_card(tmp_path, looks="upright"))
+    turns = DiceReader(models_with_card(tmp_path / "t", looks="turns"))
+    upright = DiceReader(models_with_card(tmp_path / "u", looks="upright"))
     assert turns.looks == "turns" and upright.looks == "upright"
     crops = [crop_die(img, b) for b in boxes]
     centre = (crops[0].shape[0] / 2,) * 2
     seen = [
         np.stack(crops),
-        np.stack([c[:, ::-1] for c in crops]),
         *(
             np.stack(
                 [cv2.warpAffine(c, m, c.shape[:2], borderMode=cv2.BORDER_REPLICATE) for c in crops]
