@@ -20,7 +20,8 @@ take the frame's bytes: its input becomes uint8 BGR (N, 3, H, W), 0..255, with t
 conversion, the channel order and any normalisation before its first convolution folded
 into that convolution's weights (``bytes_in``). The reader then hands it the letterboxed
 frame as it is (``reader.to_bytes``): no float copy of the frame, and no layers that only
-rescale it (1.1 ms of a 640x640 frame here for the Lite0 detector, models/README.md).
+rescale it (Sub, Div and QuantizeLinear took 0.72 ms of R92's 8-bit detector at 512x512
+here; models/README.md, C1).
 """
 
 from __future__ import annotations
