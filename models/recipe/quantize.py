@@ -171,9 +171,10 @@ def takes_bytes(model) -> None:
 
     graph = model.graph
     image = graph.input[0].name
-    (q,) = [n for n in graph.node if image in n.input]
-    if q.op_type != "QuantizeLinear":
-        raise SystemExit(f"the quantized detector's input meets {q.op_type}, not a quantizer")
+    readers = [n for n in graph.node if image in n.input]
+    if [n.op_type for n in readers] != ["QuantizeLinear"]:
+        raise SystemExit("the quantized detector's input does not meet one quantizer alone")
+    q = readers[0]
     users = [n for n in graph.node if q.output[0] in n.input]
     if [n.op_type for n in users] != ["DequantizeLinear"]:
         raise SystemExit("the quantized detector's input is read by more than its first layer")
