@@ -486,11 +486,11 @@ def train_detector(
 ):
     """A ``real_share`` of each batch of 16 comes from the first ``real`` photos (the real
     ones), the rest from the rendered ones. ``width``: a key of ``DETECTOR_WIDTHS`` or of
-    ``LITE0_TRUNKS`` (then, from scratch, ``imagenet`` is Lite0's ImageNet checkpoint)."""
+    ``LITE0_TRUNKS``; ``imagenet``: Lite0's ImageNet checkpoint, for a Lite0 one from
+    scratch (``main`` decides; None otherwise)."""
     rng = np.random.default_rng(1)
-    fresh = init is None and width in LITE0_TRUNKS
-    net = make_detector(width, imagenet if fresh else None, log)
-    opt, sched = optimiser(net, steps, init, log, "detector", pretrained=fresh)
+    net = make_detector(width, imagenet, log)
+    opt, sched = optimiser(net, steps, init, log, "detector", pretrained=imagenet is not None)
     net.train()
     n_real = round(16 * real_share)
     t0 = time.time()
@@ -763,7 +763,7 @@ def main() -> None:
             args.tint,
             args.grey,
             args.detector_width,
-            args.imagenet,
+            args.imagenet if lite_from_scratch else None,
         )
         made["detect_size"] = size
         args.checkpoints.mkdir(parents=True, exist_ok=True)
