@@ -195,6 +195,25 @@ def takes_bytes(model) -> None:
     graph.input[0].type.tensor_type.elem_type = TensorProto.UINT8
 
 
+def int8(prepared: Path, out: Path, calibration: CalibrationDataReader, method: str) -> None:
+    """The static quantization both models get: QDQ, per-channel signed weights at 7 bits,
+    unsigned 8-bit activations with ranges from ``calibration``."""
+    quantize_static(
+        str(prepared),
+        str(out),
+        calibration,
+        quant_format=QuantFormat.QDQ,
+        per_channel=True,
+        reduce_range=True,
+        activation_type=QuantType.QUInt8,
+        weight_type=QuantType.QInt8,
+        calibrate_method={
+            "minmax": CalibrationMethod.MinMax,
+            "percentile": CalibrationMethod.Percentile,
+        }[method],
+    )
+
+
 def quantize(source: Path, out: Path, data: Path, method: str = "minmax") -> Path:
     """Write the int8 copy of the float classifier or detector ``source`` to ``out``."""
     import onnx
@@ -215,20 +234,7 @@ def quantize(source: Path, out: Path, data: Path, method: str = "minmax") -> Pat
     with tempfile.TemporaryDirectory() as tmp:
         prepared = Path(tmp) / "prepared.onnx"
         quant_pre_process(str(source), str(prepared))
-        quantize_static(
-            str(prepared),
-            str(out),
-            TrainCrops(data, size=size, looks=looks),
-            quant_format=QuantFormat.QDQ,
-            per_channel=True,
-            reduce_range=True,
-            activation_type=QuantType.QUInt8,
-            weight_type=QuantType.QInt8,
-            calibrate_method={
-                "minmax": CalibrationMethod.MinMax,
-                "percentile": CalibrationMethod.Percentile,
-            }[method],
-        )
+        int8(prepared, out, TrainCrops(data, size=size, looks=looks), method)
     return out
 
 
@@ -242,20 +248,7 @@ def quantize_detector(model, out: Path, data: Path, method: str) -> Path:
         onnx.save(model, str(folded))
         # The detector's sides are free (any frame shape): no symbolic shape inference.
         quant_pre_process(str(folded), str(prepared), skip_symbolic_shape=True)
-        quantize_static(
-            str(prepared),
-            str(quantized),
-            frames,
-            quant_format=QuantFormat.QDQ,
-            per_channel=True,
-            reduce_range=True,
-            activation_type=QuantType.QUInt8,
-            weight_type=QuantType.QInt8,
-            calibrate_method={
-                "minmax": CalibrationMethod.MinMax,
-                "percentile": CalibrationMethod.Percentile,
-            }[method],
-        )
+        int8(prepared, quantized, frames, method)
         made = onnx.load(str(quantized))
         takes_bytes(made)
         onnx.checker.check_model(made)
