@@ -147,6 +147,8 @@ def letterbox(
         if multiple is None
         else (-(-nh // multiple) * multiple, -(-nw // multiple) * multiple)
     )
+    if (oh, ow) == (nh, nw):
+        return small, scale
     out = np.full((oh, ow, 3), 114, np.uint8)
     out[:nh, :nw] = small
     return out, scale
@@ -156,6 +158,15 @@ def to_bytes(images: np.ndarray) -> np.ndarray:
     """uint8 BGR images (N, H, W, 3) as a detector that takes bytes reads them: (N, 3, H, W),
     BGR, 0..255 (its first layer does the rest: ``models/recipe/quantize.py``)."""
     return np.ascontiguousarray(images.transpose(0, 3, 1, 2))
+
+
+def to_blocks(images: np.ndarray) -> np.ndarray:
+    """uint8 BGR images (N, H, W, 3), H and W even, as a detector that takes blocks reads them:
+    (N, H/2, W/2, 12), each 2x2 block's four pixels row by row, each pixel's B, G, R
+    (``models/recipe/quantize.py``, ``takes_blocks``)."""
+    n, h, w, _ = images.shape
+    blocks = images.reshape(n, h // 2, 2, w // 2, 2, 3).transpose(0, 1, 3, 2, 4, 5)
+    return np.ascontiguousarray(blocks).reshape(n, h // 2, w // 2, 12)
 
 
 def to_tensor(images: np.ndarray) -> np.ndarray:
@@ -382,15 +393,19 @@ class DiceReader:
                 code="vision/stale-die",
             )
         self.custom = custom
+        # A detector made by quantize.py takes the frame's bytes, or their 2x2 blocks
+        # (channels last); an older one (or a float one from training) RGB floats in 0..1.
+        given = self._detector.get_inputs()[0]
+        blocks = given.type == "tensor(uint8)" and given.shape[-1] == 12
+        if given.type != "tensor(uint8)":
+            self._detector_input = to_tensor
+        else:
+            self._detector_input = to_blocks if blocks else to_bytes
         # The detector's input side: fixed in older exports; a free side (a name, not a
         # number) lets the coarse close-up pass run the same detector at COARSE_SIZE.
-        side = self._detector.get_inputs()[0].shape[2]
+        side = given.shape[1] * 2 if blocks and isinstance(given.shape[1], int) else given.shape[2]
         self.detect_size = side if isinstance(side, int) else card.get("detect_size", DETECT_SIZE)
         self.coarse_size = None if isinstance(side, int) else COARSE_SIZE
-        # A detector made by quantize.py takes the frame's bytes as they are; an older one
-        # (or a float one from training) takes RGB floats in 0..1.
-        takes_bytes = self._detector.get_inputs()[0].type == "tensor(uint8)"
-        self._detector_input = to_bytes if takes_bytes else to_tensor
 
     def detect(
         self, img: np.ndarray, threshold: float | None = None, size: int | None = None

@@ -22,6 +22,13 @@ into that convolution's weights (``bytes_in``). The reader then hands it the let
 frame as it is (``reader.to_bytes``): no float copy of the frame, and no layers that only
 rescale it (Sub, Div and QuantizeLinear took 0.72 ms of R92's 8-bit detector at 512x512
 here; models/README.md, C1).
+
+Last (``takes_blocks``), a detector whose first convolution is 3x3 with stride 2 computes the
+same integers faster: that convolution becomes a 2x2 one over the frame's 2x2 blocks of
+pixels (12 channels, "space to depth"), and the detector takes the blocks as they lie in the
+frame's memory, uint8 (N, H/2, W/2, 12): a convolution over 3 channels is slow in
+onnxruntime's integer kernels, and a channels-last input spares it two transposes
+(``reader.to_blocks``; models/README.md, C7).
 """
 
 from __future__ import annotations
@@ -195,6 +202,76 @@ def takes_bytes(model) -> None:
     graph.input[0].type.tensor_type.elem_type = TensorProto.UINT8
 
 
+# Where a 3x3 kernel's row (or column) 0, 1, 2 lies when a stride-2 convolution is made a
+# 2x2 one over 2x2 blocks: (the 2x2 kernel's row, the row inside the block). Output row i
+# reads frame rows 2i-1, 2i and 2i+1: the second row of block i-1, then both rows of block i.
+BLOCK_TAPS = {0: (0, 1), 1: (1, 0), 2: (1, 1)}
+
+
+def takes_blocks(model) -> bool:
+    """The byte-taking quantized detector ``model`` (``takes_bytes``) made to take the
+    frame's 2x2 blocks, uint8 (N, H/2, W/2, 12), each block's pixels row by row and each
+    pixel's B, G, R (``reader.to_blocks``), when its first convolution is 3x3 with stride 2
+    and padding 1: that convolution becomes a 2x2 one with stride 1 over the blocks, padded
+    by one block at the top and left, its int8 weights rearranged (and zero where a block's
+    pixel lies outside the 3x3), so it sums the same products. Returns whether it did."""
+    from onnx import TensorProto, helper, numpy_helper
+
+    graph = model.graph
+    image = graph.input[0].name
+    dq = next(n for n in graph.node if image in n.input)
+    users = [n for n in graph.node if dq.output[0] in n.input]
+    if len(users) != 1 or users[0].op_type != "Conv":
+        return False
+    conv = users[0]
+    attrs = {a.name: helper.get_attribute_value(a) for a in conv.attribute}
+    weight_dq = next((n for n in graph.node if n.output[0] == conv.input[1]), None)
+    inits = {i.name: i for i in graph.initializer}
+    if weight_dq is None or weight_dq.input[0] not in inits:
+        return False
+    w = numpy_helper.to_array(inits[weight_dq.input[0]])  # int8 (out, 3, 3, 3)
+    stem = (
+        w.shape[1:] == (3, 3, 3)
+        and attrs.get("kernel_shape", [3, 3]) == [3, 3]
+        and attrs.get("strides") == [2, 2]
+        and attrs.get("pads") == [1, 1, 1, 1]
+        and attrs.get("group", 1) == 1
+        and attrs.get("dilations", [1, 1]) == [1, 1]
+        and attrs.get("auto_pad", b"NOTSET") in (b"NOTSET", "NOTSET")
+    )
+    if not stem:
+        return False
+    blocks = np.zeros((w.shape[0], 4 * w.shape[1], 2, 2), w.dtype)
+    for dy, (ky, by) in BLOCK_TAPS.items():
+        for dx, (kx, bx) in BLOCK_TAPS.items():
+            for c in range(w.shape[1]):
+                blocks[:, (by * 2 + bx) * w.shape[1] + c, ky, kx] = w[:, c, dy, dx]
+    inits[weight_dq.input[0]].CopyFrom(numpy_helper.from_array(blocks, weight_dq.input[0]))
+    conv.ClearField("attribute")
+    conv.attribute.extend(
+        [
+            helper.make_attribute("kernel_shape", [2, 2]),
+            helper.make_attribute("strides", [1, 1]),
+            helper.make_attribute("pads", [1, 1, 0, 0]),
+        ]
+    )
+    # The blocks come channels last; onnxruntime's integer convolutions work channels last
+    # too, so this transpose and the one it would put before the convolution cancel out.
+    dq.input[0] = image + "_channels_first"
+    graph.node.insert(0, helper.make_node("Transpose", [image], [dq.input[0]], perm=[0, 3, 1, 2]))
+    batch = graph.input[0].type.tensor_type.shape.dim[0]
+    graph.input.remove(graph.input[0])
+    graph.input.insert(
+        0,
+        helper.make_tensor_value_info(
+            image,
+            TensorProto.UINT8,
+            [batch.dim_value or batch.dim_param or "batch", "rows", "columns", 4 * w.shape[1]],
+        ),
+    )
+    return True
+
+
 def int8(prepared: Path, out: Path, calibration: CalibrationDataReader, method: str) -> None:
     """The static quantization both models get: QDQ, per-channel signed weights at 7 bits,
     unsigned 8-bit activations with ranges from ``calibration``."""
@@ -251,6 +328,7 @@ def quantize_detector(model, out: Path, data: Path, method: str) -> Path:
         int8(prepared, quantized, frames, method)
         made = onnx.load(str(quantized))
         takes_bytes(made)
+        takes_blocks(made)
         onnx.checker.check_model(made)
         onnx.save(made, str(out))
     return out

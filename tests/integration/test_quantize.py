@@ -246,15 +246,17 @@ def test_quantize_takes_the_looks_from_the_card_beside_its_output(
     assert seen == [(card or {}).get("looks", "turns")]
 
 
-def tiny_detector(path: Path, offset: bool = True) -> Path:
+def tiny_detector(path: Path, offset: bool = True, stride: int = 2) -> Path:
     """A float detector as training exports one, in small: RGB in 0..1 (with Lite0's
-    ``(x - 0.5) / 0.5`` when ``offset``), a strided 3x3 convolution, ReLU, a 1x1 convolution
-    to the five outputs."""
+    ``(x - 0.5) / 0.5`` when ``offset``), a 3x3 convolution (stride 2, as the shipped
+    detectors' stems), ReLU, a 1x1 convolution to the five outputs."""
     rng = np.random.default_rng(5)
     w1 = rng.normal(0, 0.3, (8, 3, 3, 3)).astype(np.float32)
     w2 = rng.normal(0, 0.3, (5, 8, 1, 1)).astype(np.float32)
     nodes = [
-        helper.make_node("Conv", ["x", "w1", "b1"], ["c1"], pads=[1, 1, 1, 1], strides=[2, 2]),
+        helper.make_node(
+            "Conv", ["x", "w1", "b1"], ["c1"], pads=[1, 1, 1, 1], strides=[stride, stride]
+        ),
         helper.make_node("Relu", ["c1"], ["r1"]),
         helper.make_node("Conv", ["r1", "w2"], ["out"]),
     ]
@@ -334,15 +336,18 @@ def test_quantize_writes_a_detector_that_takes_the_frames_bytes(tmp_path):
     made = onnx.load(str(out))
     (image,) = made.graph.input
     assert image.name == "image" and image.type.tensor_type.elem_type == onnx.TensorProto.UINT8
+    # its stem is 3x3 with stride 2: it takes the frame's 2x2 blocks, channels last
+    dims = [d.dim_value or d.dim_param for d in image.type.tensor_type.shape.dim]
+    assert dims == ["n", "rows", "columns", 12]
     assert not any(n.op_type == "QuantizeLinear" and "image" in n.input for n in made.graph.node)
     assert [i for i in made.graph.initializer if i.data_type == onnx.TensorProto.INT8]
 
-    from companion.vision.reader import to_bytes, to_tensor
+    from companion.vision.reader import to_blocks, to_tensor
 
     exported, quantized = session(source), session(out)
     for frame in golden_frames():
         want = exported.run(None, {"image": to_tensor(frame[None])})[0]
-        got = quantized.run(None, {"image": to_bytes(frame[None])})[0]
+        got = quantized.run(None, {"image": to_blocks(frame[None])})[0]
         # Each output follows the float one, away from the padded edges (measured: 0.97 to
         # 0.999; the frame's channels read in the wrong order give 0.90 at best, some below 0)
         for k in range(want.shape[1]):
@@ -360,19 +365,65 @@ def test_bytes_in_refuses_a_detector_it_cannot_fold(recipe, tmp_path):
 
 
 def test_the_reader_hands_each_detector_the_input_it_takes(tmp_path):
-    """A detector quantize.py made takes the frame's bytes, one training exported floats in
-    0..1: the reader gives each its own (onnxruntime refuses the other kind)."""
+    """A detector quantize.py made takes the frame's bytes (or their 2x2 blocks, when its
+    stem is 3x3 with stride 2), one training exported floats in 0..1: the reader gives each
+    its own (onnxruntime refuses the other kinds)."""
     data = golden_as_train_rows(tmp_path / "data")
     floats = tiny_detector(tmp_path / "tiny.onnx")
-    assert quantize("--data", data, "--float", floats, "--out", tmp_path / "b.onnx").returncode == 0
+    unstrided = tiny_detector(tmp_path / "unstrided.onnx", stride=1)
+    for source, out in ((floats, "blocks.onnx"), (unstrided, "bytes.onnx")):
+        assert quantize("--data", data, "--float", source, "--out", tmp_path / out).returncode == 0
     frame = cv2.imread(str(GOLDEN / "epanemu-test_dice_202_jpg.jpg"))
-    for detector, kind in ((floats, np.float32), (tmp_path / "b.onnx", np.uint8)):
-        models = tmp_path / kind.__name__
+    for detector, kind, shape in (
+        (floats, np.float32, (1, 3, 512, 512)),
+        (tmp_path / "bytes.onnx", np.uint8, (1, 3, 512, 512)),
+        (tmp_path / "blocks.onnx", np.uint8, (1, 256, 256, 12)),
+    ):
+        models = tmp_path / detector.stem
         shutil.copytree(
             model_dir(), models, ignore=shutil.ignore_patterns("recipe", "*.md", "*.py")
         )
         shutil.copy(detector, models / "dice-detector.onnx")
         reader = DiceReader(models, threads=1)
         given = reader._detector_input(letterbox(frame, 512, STRIDE_COARSEST)[0][None])
-        assert given.dtype == kind and given.shape == (1, 3, 512, 512)
+        assert given.dtype == kind and given.shape == shape, detector.stem
         assert reader.detect(frame) is not None  # onnxruntime takes it
+
+
+def test_blocks_are_the_frames_pixels_channels_last():
+    from companion.vision.reader import to_blocks
+
+    frame = np.random.default_rng(0).integers(0, 256, (2, 6, 8, 3), dtype=np.uint8)
+    blocks = to_blocks(frame)
+    assert blocks.shape == (2, 3, 4, 12) and blocks.flags.c_contiguous
+    for by in range(2):
+        for bx in range(2):
+            for c in range(3):
+                got = blocks[..., (by * 2 + bx) * 3 + c]
+                assert np.array_equal(got, frame[:, by::2, bx::2, c])
+
+
+def test_a_detector_on_blocks_computes_the_same_numbers(recipe, tmp_path, monkeypatch):
+    """``takes_blocks`` rearranges the stem's integers and changes nothing they sum to: the
+    detector on blocks gives exactly what the same quantized detector gives on bytes. A
+    detector whose stem is not 3x3 with stride 2 is left as it is."""
+    from companion.vision.reader import to_blocks, to_bytes
+
+    _, q = recipe
+    data = golden_as_train_rows(tmp_path / "data")
+    blocks = q.takes_blocks
+    monkeypatch.setattr(q, "takes_blocks", lambda model: False)  # the bytes detector first
+    q.quantize(tiny_detector(tmp_path / "tiny.onnx"), tmp_path / "bytes.onnx", data)
+    monkeypatch.setattr(q, "takes_blocks", blocks)
+    made = onnx.load(str(tmp_path / "bytes.onnx"))
+    assert q.takes_blocks(made)
+    onnx.checker.check_model(made)
+    on_bytes, on_blocks = session(tmp_path / "bytes.onnx"), session(made)
+    for frame in golden_frames():
+        want = on_bytes.run(None, {"image": to_bytes(frame[None])})[0]
+        got = on_blocks.run(None, {"image": to_blocks(frame[None])})[0]
+        assert np.array_equal(got, want)
+    q.quantize(tiny_detector(tmp_path / "plain.onnx", stride=1), tmp_path / "plain-q.onnx", data)
+    plain = onnx.load(str(tmp_path / "plain-q.onnx"))
+    assert not q.takes_blocks(plain)
+    assert [d.dim_value for d in plain.graph.input[0].type.tensor_type.shape.dim][1] == 3
