@@ -355,6 +355,22 @@ class DiceReader:
                 "with these models",
                 code="vision/card-mismatch",
             )
+        # A second classifier asked about a die the first leaves unsure (``_second_opinion``).
+        opinion = card.get("second_opinion")
+        if opinion is not None:
+            named = models / str(opinion.get("file", ""))
+            if not opinion.get("file") or not named.is_file():
+                wrong = f"there is no classifier file {named}"
+            elif opinion.get("looks") not in LOOKS:
+                wrong = f"its looks are not {' or '.join(LOOKS)}"
+            else:
+                wrong = None
+            if wrong:
+                raise VisionError(
+                    f"{models / 'dice.json'} names a second opinion {opinion!r}, but {wrong}: "
+                    "put back the models that came with this card, or reinstall the package",
+                    code="vision/card-mismatch",
+                )
         opts = ort.SessionOptions()
         opts.intra_op_num_threads = threads
         opts.inter_op_num_threads = 1
@@ -365,6 +381,16 @@ class DiceReader:
             )
             self._faces = ort.InferenceSession(
                 str(models / "dice-faces.onnx"), opts, providers=["CPUExecutionProvider"]
+            )
+            self._opinion = (
+                None
+                if opinion is None
+                else (
+                    ort.InferenceSession(
+                        str(models / opinion["file"]), opts, providers=["CPUExecutionProvider"]
+                    ),
+                    opinion["looks"],
+                )
             )
         except Exception as exc:  # onnxruntime raises its own exception types
             raise VisionError(
@@ -380,6 +406,15 @@ class DiceReader:
                 "made with this classifier, reinstall the package, or run `make model`.",
                 code="vision/card-mismatch",
             )
+        if self._opinion is not None:
+            side = self._opinion[0].get_inputs()[0].shape[2]
+            if isinstance(side, int) and side != self.crop_size:
+                raise VisionError(
+                    f"{models / opinion['file']} reads {side}x{side} crops, but "
+                    f"{models / 'dice.json'} gives crop_size {self.crop_size}: put back the "
+                    "models that came with this card, or reinstall the package",
+                    code="vision/card-mismatch",
+                )
         # Which face classifier this is: a taught die's embeddings only mean something to
         # the classifier that made them.
         self.faces_id = hashlib.sha256((models / "dice-faces.onnx").read_bytes()).hexdigest()[:16]
@@ -446,14 +481,21 @@ class DiceReader:
     ) -> tuple[np.ndarray, np.ndarray]:
         """The face classifier's probabilities and unit embeddings for each crop, each the
         mean over the crop's ``looks`` (``crop_looks``; by default the card's)."""
+        return self._classify(self._faces, crops, looks or self.looks)
+
+    def _classify(
+        self, faces, crops: list[np.ndarray], looks: str
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """``_run`` with the classifier session ``faces`` (the card's own or its second
+        opinion) in ``looks``."""
         if not crops:
             return np.zeros((0, len(self.classes)), np.float32), np.zeros((0, 64), np.float32)
         n = len(crops)
-        turned = crop_looks(crops, looks or self.looks)
+        turned = crop_looks(crops, looks)
         # At most FACES_BATCH crops a run: onnxruntime keeps the memory of the largest batch
         # it has run, so a crowded table would otherwise grow the process for good.
         runs = [
-            self._faces.run(None, {"crops": np.ascontiguousarray(turned[i : i + FACES_BATCH])})
+            faces.run(None, {"crops": np.ascontiguousarray(turned[i : i + FACES_BATCH])})
             for i in range(0, len(turned), FACES_BATCH)
         ]
         probs = np.concatenate([p for p, _ in runs])
@@ -589,7 +631,7 @@ class DiceReader:
         crops = [crop_die(img, b, self.crop_size) for b in boxes]
         if self.custom is None:
             probs, emb = self._run(crops)
-            probs = self._look_again(img, boxes, probs)
+            probs = self._second_opinion(crops, self._look_again(img, boxes, probs))
         else:  # the standard reading and the symbol's embedding, in one run
             probs, emb = self._run(crops + [symbol_crop(c) for c in crops], "turns")
             probs, emb = probs[: len(crops)], emb[len(crops) :]
@@ -623,12 +665,7 @@ class DiceReader:
         of a small die may hide a pip that another shows."""
         if not self.second_look:
             return probs
-        nod = self.classes.index("not-a-die")
-        again = [
-            i
-            for i, p in enumerate(probs)
-            if int(p.argmax()) != nod and float(p.max()) < self.min_confidence
-        ]
+        again = self._unsure(probs)
         if not again:
             return probs
         looks = [
@@ -640,6 +677,31 @@ class DiceReader:
         probs = probs.copy()
         probs[again] = (probs[again] + more.sum(0)) / (1 + len(self.second_look))
         return probs
+
+    def _second_opinion(self, crops: list[np.ndarray], probs: np.ndarray) -> np.ndarray:
+        """``probs`` with each face still unsure taken as the geometric mean (renormalised)
+        of its reading and the second classifier's (the card's ``second_opinion``) of the
+        same crop: two classifiers trained to look differently seldom doubt the same die."""
+        if self._opinion is None:
+            return probs
+        again = self._unsure(probs)
+        if not again:
+            return probs
+        session, looks = self._opinion
+        other = self._classify(session, [crops[i] for i in again], looks)[0]
+        probs = probs.copy()
+        mean = np.sqrt(probs[again] * other)
+        probs[again] = mean / np.maximum(mean.sum(1, keepdims=True), 1e-12)
+        return probs
+
+    def _unsure(self, probs: np.ndarray) -> list[int]:
+        """The rows whose best class is a face but under ``min_confidence``."""
+        nod = self.classes.index("not-a-die")
+        return [
+            i
+            for i, p in enumerate(probs)
+            if int(p.argmax()) != nod and float(p.max()) < self.min_confidence
+        ]
 
 
 def _tile_starts(n: int) -> list[int]:

@@ -499,3 +499,62 @@ def test_a_card_whose_crop_size_is_not_its_classifiers_is_refused(tmp_path):
     with pytest.raises(VisionError, match=r"crop_size \d+, but .* reads \d+x\d+ crops") as err:
         DiceReader(models)
     assert err.value.code == "vision/card-mismatch"
+
+
+def with_opinion(tmp_path, **change) -> Path:
+    """A copy of the shipped models whose card names a second opinion: the shipped
+    classifier again (as dice-opinion.onnx), read upright where the card reads it in turns,
+    so the two readings differ."""
+    models = models_with_card(
+        tmp_path, second_opinion={"file": "dice-opinion.onnx", "looks": "upright"}, **change
+    )
+    shutil.copy(models / "dice-faces.onnx", models / "dice-opinion.onnx")
+    return models
+
+
+def test_a_die_still_unsure_is_given_the_second_opinion(tmp_path):
+    """The card's "second_opinion": a box still unsure after the second look is read by the
+    second classifier in its own looks, and its probabilities become the geometric mean of
+    the two readings, renormalised; a die read with confidence never asks it, and a reader
+    whose card names none asks nobody."""
+    rng = np.random.default_rng(3)
+    img, (die,) = render.scene(rng, 480, 640, faces=[render.Face("pips", 4)], size_range=(50, 70))
+    assert DiceReader()._opinion is None  # the shipped card names none
+    sure = DiceReader(with_opinion(tmp_path / "sure"))
+    unsure = DiceReader(with_opinion(tmp_path / "unsure", min_confidence=0.999999))
+    assert sure._opinion is not None and sure._opinion[1] == "upright"
+    for reader in (sure, unsure):
+        asked = []
+        classify = reader._classify
+        reader._classify = lambda faces, crops, looks, asked=asked, classify=classify: (
+            asked.append((faces, len(crops), looks)) or classify(faces, crops, looks)
+        )
+        (got,) = reader.read_boxes(img, [die.box])
+        opinion = [a for a in asked if a[0] is reader._opinion[0]]
+        if reader is sure:
+            assert opinion == [] and got.value == 4
+            continue
+        assert opinion == [(reader._opinion[0], 1, "upright")] and got.value is None
+        crop = crop_die(img, die.box)
+        first = reader._look_again(img, [die.box], classify(reader._faces, [crop], "turns")[0])
+        other = classify(reader._opinion[0], [crop], "upright")[0]
+        mean = np.sqrt(first * other)
+        want = mean / mean.sum()
+        assert got.confidence == pytest.approx(float(want.max()), abs=1e-5)
+        assert not np.isclose(float(first.max()), float(want.max()), atol=1e-4)
+
+
+@pytest.mark.parametrize(
+    "opinion, wrong",
+    [
+        ({"file": "no-such.onnx", "looks": "turns"}, "there is no classifier file .*no-such"),
+        ({"file": "dice-opinion.onnx", "looks": "sideways"}, "its looks are not turns or upright"),
+    ],
+)
+def test_a_card_whose_second_opinion_is_not_there_is_refused(tmp_path, opinion, wrong):
+    models = with_opinion(tmp_path)
+    card = json.loads((models / "dice.json").read_text())
+    (models / "dice.json").write_text(json.dumps({**card, "second_opinion": opinion}))
+    with pytest.raises(VisionError, match=f"names a second opinion .*, but {wrong}") as err:
+        DiceReader(models)
+    assert err.value.code == "vision/card-mismatch"
