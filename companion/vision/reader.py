@@ -13,7 +13,8 @@ Two small ONNX models, run by onnxruntime (see models/README.md, the model card)
    with a 64-number embedding that ``companion teach`` uses for custom dice.
 
 A die whose best class is below ``min_confidence`` is reported unsure (value None),
-never guessed. Boxes are in pixels of the original picture, whatever its size.
+never guessed; a card may name a second classifier asked about such a die first
+(``second_opinion``). Boxes are in pixels of the original picture, whatever its size.
 """
 
 from __future__ import annotations
