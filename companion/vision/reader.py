@@ -383,37 +383,30 @@ class DiceReader:
             self._faces = ort.InferenceSession(
                 str(models / "dice-faces.onnx"), opts, providers=["CPUExecutionProvider"]
             )
-            self._opinion = (
-                None
-                if opinion is None
-                else (
+            self._opinion = None
+            if opinion is not None:
+                self._opinion = (
                     ort.InferenceSession(
                         str(models / opinion["file"]), opts, providers=["CPUExecutionProvider"]
                     ),
                     opinion["looks"],
                 )
-            )
         except Exception as exc:  # onnxruntime raises its own exception types
             raise VisionError(
                 f"cannot load the dice models from {models}: {exc}. Reinstall the "
                 "package, or run `make model` to rebuild them."
             ) from exc
-        faces_side = self._faces.get_inputs()[0].shape[2]
-        if isinstance(faces_side, int) and faces_side != self.crop_size:
-            raise VisionError(
-                f"{models / 'dice.json'} gives crop_size {self.crop_size}, but "
-                f"{models / 'dice-faces.onnx'} reads {faces_side}x{faces_side} crops: the card "
-                "and the classifier come from different runs. Put back the dice.json that was "
-                "made with this classifier, reinstall the package, or run `make model`.",
-                code="vision/card-mismatch",
-            )
+        classifiers = [("dice-faces.onnx", self._faces)]
         if self._opinion is not None:
-            side = self._opinion[0].get_inputs()[0].shape[2]
+            classifiers.append((opinion["file"], self._opinion[0]))
+        for name, session in classifiers:
+            side = session.get_inputs()[0].shape[2]
             if isinstance(side, int) and side != self.crop_size:
                 raise VisionError(
-                    f"{models / opinion['file']} reads {side}x{side} crops, but "
-                    f"{models / 'dice.json'} gives crop_size {self.crop_size}: put back the "
-                    "models that came with this card, or reinstall the package",
+                    f"{models / 'dice.json'} gives crop_size {self.crop_size}, but "
+                    f"{models / name} reads {side}x{side} crops: the card and the classifier "
+                    "come from different runs. Put back the dice.json that was made with this "
+                    "classifier, reinstall the package, or run `make model`.",
                     code="vision/card-mismatch",
                 )
         # Which face classifier this is: a taught die's embeddings only mean something to

@@ -237,7 +237,7 @@ def takes_blocks(model) -> bool:
         and attrs.get("pads") == [1, 1, 1, 1]
         and attrs.get("group", 1) == 1
         and attrs.get("dilations", [1, 1]) == [1, 1]
-        and attrs.get("auto_pad", b"NOTSET") in (b"NOTSET", "NOTSET")
+        and attrs.get("auto_pad", b"NOTSET") == b"NOTSET"
     )
     if not stem:
         return False

@@ -501,13 +501,12 @@ def test_a_card_whose_crop_size_is_not_its_classifiers_is_refused(tmp_path):
     assert err.value.code == "vision/card-mismatch"
 
 
-def with_opinion(tmp_path, **change) -> Path:
-    """A copy of the shipped models whose card names a second opinion: the shipped
-    classifier again (as dice-opinion.onnx), read upright where the card reads it in turns,
-    so the two readings differ."""
-    models = models_with_card(
-        tmp_path, second_opinion={"file": "dice-opinion.onnx", "looks": "upright"}, **change
-    )
+def with_opinion(tmp_path, opinion=None, **change) -> Path:
+    """A copy of the shipped models whose card names a second opinion (by default the
+    shipped classifier again, as dice-opinion.onnx, read upright where the card reads it in
+    turns, so the two readings differ)."""
+    opinion = opinion or {"file": "dice-opinion.onnx", "looks": "upright"}
+    models = models_with_card(tmp_path, second_opinion=opinion, **change)
     shutil.copy(models / "dice-faces.onnx", models / "dice-opinion.onnx")
     return models
 
@@ -552,9 +551,7 @@ def test_a_die_still_unsure_is_given_the_second_opinion(tmp_path):
     ],
 )
 def test_a_card_whose_second_opinion_is_not_there_is_refused(tmp_path, opinion, wrong):
-    models = with_opinion(tmp_path)
-    card = json.loads((models / "dice.json").read_text())
-    (models / "dice.json").write_text(json.dumps({**card, "second_opinion": opinion}))
+    models = with_opinion(tmp_path, opinion)
     with pytest.raises(VisionError, match=f"names a second opinion .*, but {wrong}") as err:
         DiceReader(models)
     assert err.value.code == "vision/card-mismatch"
