@@ -180,6 +180,20 @@ def to_tensor(images: np.ndarray) -> np.ndarray:
     return out
 
 
+def detector_input(session) -> tuple:
+    """How a detector session takes a letterboxed frame, and its input side (a number, or a
+    name where the side is free). A detector made by quantize.py takes the frame's bytes, or
+    their 2x2 blocks (channels last); an older one (or a float one from training) RGB floats
+    in 0..1."""
+    given = session.get_inputs()[0]
+    if given.type != "tensor(uint8)":
+        return to_tensor, given.shape[2]
+    if given.shape[-1] == 12:
+        side = given.shape[1]
+        return to_blocks, side * 2 if isinstance(side, int) else side
+    return to_bytes, given.shape[2]
+
+
 def crop_die(
     img: np.ndarray,
     box: tuple[float, float, float, float],
@@ -422,32 +436,56 @@ class DiceReader:
                 code="vision/stale-die",
             )
         self.custom = custom
-        # A detector made by quantize.py takes the frame's bytes, or their 2x2 blocks
-        # (channels last); an older one (or a float one from training) RGB floats in 0..1.
-        given = self._detector.get_inputs()[0]
-        blocks = given.type == "tensor(uint8)" and given.shape[-1] == 12
-        if given.type != "tensor(uint8)":
-            self._detector_input = to_tensor
-        else:
-            self._detector_input = to_blocks if blocks else to_bytes
+        self._detector_input, side = detector_input(self._detector)
         # The detector's input side: fixed in older exports; a free side (a name, not a
         # number) lets the coarse close-up pass run the same detector at COARSE_SIZE.
-        side = given.shape[1] * 2 if blocks and isinstance(given.shape[1], int) else given.shape[2]
         self.detect_size = side if isinstance(side, int) else card.get("detect_size", DETECT_SIZE)
         self.coarse_size = None if isinstance(side, int) else COARSE_SIZE
+        # A card may name a detector of its own for the coarse pass (``coarse_detector``): a
+        # smaller one finds close-ups as well at 160 px, in less time.
+        self._free = not isinstance(side, int)
+        self._coarse = None
+        coarse = card.get("coarse_detector")
+        if coarse is not None:
+            named = models / str(coarse)
+            try:
+                session = ort.InferenceSession(str(named), opts, providers=["CPUExecutionProvider"])
+            except Exception as exc:  # onnxruntime raises its own exception types
+                raise VisionError(
+                    f"{models / 'dice.json'} names a coarse detector {coarse!r}, but it "
+                    f"cannot be loaded ({exc}): put back the models that came with this "
+                    "card, or reinstall the package",
+                    code="vision/card-mismatch",
+                ) from exc
+            feed, coarse_side = detector_input(session)
+            if isinstance(coarse_side, int):
+                raise VisionError(
+                    f"{models / 'dice.json'} names a coarse detector {coarse!r}, but it "
+                    f"reads only {coarse_side}x{coarse_side} pictures; the coarse pass needs "
+                    "one exported with a free input side: put back the models that came "
+                    "with this card, or run `make model`",
+                    code="vision/card-mismatch",
+                )
+            self._coarse = (session, feed)
+            self.coarse_size = COARSE_SIZE
 
     def detect(
         self, img: np.ndarray, threshold: float | None = None, size: int | None = None
     ) -> list[tuple[tuple[int, int, int, int], float]]:
         """Boxes (original pixels) and heat of the peaks above ``threshold`` (by default
         ``detect_threshold``), strongest first, with the picture letterboxed to ``size`` (by
-        default ``detect_size``)."""
+        default ``detect_size``). At ``coarse_size`` it is the coarse pass, run by the card's
+        coarse detector where it names one."""
         img = as_bgr(img)
+        size = size or self.detect_size
         # A free-size detector reads the picture's own shape (to a multiple of its coarsest
         # stride): a 640x480 frame at 512x384, not on a square that is a quarter padding.
-        multiple = None if self.coarse_size is None else STRIDE_COARSEST
-        boxed, scale = letterbox(img, size or self.detect_size, multiple)
-        out = self._detector.run(None, {"image": self._detector_input(boxed[None])})[0][0]
+        multiple = STRIDE_COARSEST if self._free else None
+        session, feed = self._detector, self._detector_input
+        if self._coarse is not None and size == self.coarse_size:
+            (session, feed), multiple = self._coarse, STRIDE_COARSEST
+        boxed, scale = letterbox(img, size, multiple)
+        out = session.run(None, {"image": feed(boxed[None])})[0][0]
         limit = self.detect_threshold if threshold is None else threshold
         return decode(out, limit, scale, img.shape[:2])
 

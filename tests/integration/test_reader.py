@@ -555,3 +555,63 @@ def test_a_card_whose_second_opinion_is_not_there_is_refused(tmp_path, opinion, 
     with pytest.raises(VisionError, match=f"names a second opinion .*, but {wrong}") as err:
         DiceReader(models)
     assert err.value.code == "vision/card-mismatch"
+
+
+def test_a_second_opinion_that_reads_another_crop_size_is_refused(tmp_path):
+    """An opinion classifier from a run with another crop side would be handed crops it was
+    never trained on: the card is refused, as it is for its own classifier."""
+    onnx = pytest.importorskip("onnx")  # a dev dependency (quantize.py's tests use it too)
+    models = with_opinion(tmp_path)
+    made = onnx.load(str(models / "dice-opinion.onnx"))
+    for dim in made.graph.input[0].type.tensor_type.shape.dim[2:]:
+        dim.dim_value = 64  # its global mean reads any side; only the declared side differs
+    del made.graph.value_info[:]
+    onnx.save(made, str(models / "dice-opinion.onnx"))
+    with pytest.raises(VisionError, match=r"crop_size 48, but .*dice-opinion.onnx reads 64x64"):
+        DiceReader(models)
+
+
+def with_coarse(tmp_path, name="dice-coarse.onnx") -> Path:
+    """A copy of the shipped models whose card names ``name`` (a copy of the shipped
+    detector, unless that is already a model there) as the coarse pass's detector."""
+    models = models_with_card(tmp_path, coarse_detector=name)
+    if name == "dice-coarse.onnx":
+        shutil.copy(models / "dice-detector.onnx", models / name)
+    return models
+
+
+def test_the_card_may_name_a_detector_of_its_own_for_the_coarse_pass(tmp_path):
+    """dice.json "coarse_detector": the close-up pass at coarse_size runs that detector, and
+    only that pass: the full pass (and a taught die's, and a tile's) stays the card's own."""
+    reader = DiceReader(with_coarse(tmp_path))
+    seen = {"full": [], "coarse": []}
+
+    class Seen:  # a detector session, noting each input's shape
+        def __init__(self, session, name):
+            self.session, self.name = session, name
+
+        def run(self, names, feed):
+            seen[self.name].append(feed["image"].shape)
+            return self.session.run(names, feed)
+
+    reader._detector = Seen(reader._detector, "full")
+    reader._coarse = (Seen(reader._coarse[0], "coarse"), reader._coarse[1])
+    img, dice = render.scene(np.random.default_rng(5), 480, 640, count=3)
+    got = reader.read(img)
+    assert seen == {"full": [(1, 3, 384, 512)], "coarse": [(1, 3, 128, 160)]}
+    # the same file as the shipped detector here, so the same reading as the shipped card's
+    assert got == DiceReader().read(img) and len(got) == len(dice)
+
+
+@pytest.mark.parametrize(
+    "name, wrong",
+    [
+        ("no-such.onnx", r"cannot be loaded"),
+        ("dice-faces.onnx", r"reads only 48x48 pictures; the coarse pass needs one exported"),
+    ],
+)
+def test_a_card_whose_coarse_detector_cannot_do_the_coarse_pass_is_refused(tmp_path, name, wrong):
+    refused = f"names a coarse detector '{name}', but .*{wrong}"
+    with pytest.raises(VisionError, match=refused) as err:
+        DiceReader(with_coarse(tmp_path, name))
+    assert err.value.code == "vision/card-mismatch"
