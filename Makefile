@@ -9,7 +9,7 @@ SHELLCHECK := /usr/bin/shellcheck
 DICE_DATA ?= ../shared/data/dice
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test lint bench model model-detector model-faces clean
+.PHONY: run test lint bench model model-detector model-faces model-opinion clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -47,65 +47,95 @@ bench: $(STAMP)
 	$(BIN)/python -m companion bench settle --data $(DICE_DATA)
 
 # Retrain the dice models from the train splits and rendered scenes (PyTorch, CPU), then pick
-# the thresholds on the kept-aside dev photos. The detector is trained in four stages (the
-# last with three quarters of each batch from the real photos) and the classifier in five,
-# each continuing from the one before at a lower learning rate; the two train side by side,
-# one thread each. The classifier's third stage waits for both second
-# stages: their pair finds the hard "not a die" crops it learns from; its fourth and fifth
-# stages are for numeral faces. The classifier is then quantized to 8-bit integers
-# (models/recipe/quantize.py), calibrated on crops of the train dice. About three hours on 2 cores.
+# the thresholds on the kept-aside dev photos. Four models (models/README.md):
+# - the detector: EfficientNet-Lite0's trunk (its ImageNet weights come with the train extra)
+#   under a small pyramid and head, two stages, three quarters of each batch from the real
+#   photos;
+# - the coarse detector, for the 160 px close-up pass: the small detector, four stages (the
+#   last with three quarters of each batch real), each continuing from the one before at a
+#   lower learning rate;
+# - the classifier: five stages, with the epanemu photos' dice kept upright (read in three
+#   upright looks);
+# - its second opinion, asked about a die the classifier leaves unsure: the same five stages
+#   with every die in quarter turns (read in quarter turns).
+# Each classifier's third stage learns from the hard "not a die" crops that a small detector
+# and its own second stage find (the classifier's: the coarse detector; the opinion's: the
+# coarse detector's second stage); the fourth and fifth stages are for numeral faces. The
+# detector and both classifiers are then quantized to 8-bit integers
+# (models/recipe/quantize.py), calibrated on the train photos, and the thresholds picked.
+# About eight hours on 2 cores (estimated from each stage's logged time; not run end to end).
 # `make model MODELS=DIR` writes a candidate into DIR instead of over the shipped models;
 # compare it with `companion bench vision --split dev --models DIR --against models` (photo
 # by photo: the dev photos each reads entirely right and the other not). DIR starts from the shipped
-# card, so the reader's own settings in it (faint peaks, the second look) are kept.
+# card, so the reader's own settings in it (faint peaks, the second look and opinion) are kept.
 TRAIN := $(BIN)/python models/recipe/train.py --data $(DICE_DATA) --threads 1
 MODELS ?= models
 CKPT ?= artifacts/model-checkpoints
 DETECTOR2 := $(CKPT)/detector-stage2
-DETECTOR3 := $(CKPT)/detector-stage3
-FACES2 := $(CKPT)/faces-stage2
-FACES3 := $(CKPT)/faces-stage3
-FACES4 := $(CKPT)/faces-stage4
-MINE := $(CKPT)/mine
+COARSE := $(CKPT)/coarse
+OPINION := $(CKPT)/opinion
 
 model: $(STAMP)
 	$(BIN)/pip install --quiet -e '.[dev,train]'
 	rm -rf $(CKPT)
 	mkdir -p $(MODELS)
 	test -f $(MODELS)/dice.json || cp models/dice.json $(MODELS)/dice.json
-	$(MAKE) -j2 model-detector model-faces
+	$(MAKE) -j2 model-detector model-faces model-opinion
+	cp $(COARSE)/dice-detector.onnx $(MODELS)/dice-coarse.onnx
+	cp $(MODELS)/dice-detector.onnx $(CKPT)/dice-detector-float.onnx
 	cp $(MODELS)/dice-faces.onnx $(CKPT)/dice-faces-float.onnx
 	$(BIN)/python models/recipe/quantize.py --data $(DICE_DATA) \
+		--float $(CKPT)/dice-detector-float.onnx --out $(MODELS)/dice-detector.onnx
+	$(BIN)/python models/recipe/quantize.py --data $(DICE_DATA) \
 		--float $(CKPT)/dice-faces-float.onnx --out $(MODELS)/dice-faces.onnx
+	# quantized beside its own card, which reads it in quarter turns
+	$(BIN)/python models/recipe/quantize.py --data $(DICE_DATA) \
+		--float $(OPINION)/dice-faces.onnx --out $(OPINION)/dice-faces-int8.onnx
+	cp $(OPINION)/dice-faces-int8.onnx $(MODELS)/dice-opinion.onnx
 	$(BIN)/python -m companion bench vision --data $(DICE_DATA) --calibrate --models $(MODELS)
 
+model-detector:
+	$(TRAIN) --only detector --detector-width lite0 --detector-steps 2600 --real-share 0.75 \
+		--out $(CKPT)/detector-lite0 --checkpoints $(CKPT)/detector-lite0
+	$(TRAIN) --only detector --detector-width lite0 --detector-steps 2000 --real-share 0.75 \
+		--init-detector $(CKPT)/detector-lite0/detector.pt --out $(MODELS) --checkpoints $(CKPT)
+
+# the small detector: its second stage and its fourth find the classifiers' hard crops, and
+# the fourth is the coarse detector
 $(DETECTOR2)/detector.pt:
 	$(TRAIN) --only detector --detector-steps 4000 --out $(CKPT)/detector-stage1 \
 		--checkpoints $(CKPT)/detector-stage1
 	$(TRAIN) --only detector --detector-steps 2500 --out $(DETECTOR2) --checkpoints $(DETECTOR2) \
 		--init-detector $(CKPT)/detector-stage1/detector.pt
 
-$(FACES2)/faces.pt:
-	$(TRAIN) --only faces --faces-steps 6000 --out $(CKPT)/faces-stage1 \
-		--checkpoints $(CKPT)/faces-stage1
-	$(TRAIN) --only faces --faces-steps 3500 --out $(FACES2) --checkpoints $(FACES2) \
-		--init-faces $(CKPT)/faces-stage1/faces.pt
+$(COARSE)/detector.pt: $(DETECTOR2)/detector.pt
+	$(TRAIN) --only detector --detector-steps 6000 --out $(CKPT)/detector-stage3 \
+		--checkpoints $(CKPT)/detector-stage3 --init-detector $(DETECTOR2)/detector.pt
+	$(TRAIN) --only detector --detector-steps 3000 --out $(COARSE) --checkpoints $(COARSE) \
+		--init-detector $(CKPT)/detector-stage3/detector.pt --real-share 0.75
 
-model-detector: $(DETECTOR2)/detector.pt
-	$(TRAIN) --only detector --detector-steps 6000 --out $(DETECTOR3) --checkpoints $(DETECTOR3) \
-		--init-detector $(DETECTOR2)/detector.pt
-	$(TRAIN) --only detector --detector-steps 3000 --out $(MODELS) --checkpoints $(CKPT) \
-		--init-detector $(DETECTOR3)/detector.pt --real-share 0.75
+# The five classifier stages: $(1) is where the last one writes, $(2) the folder of the
+# others' checkpoints and hard crops, $(3) the options of its looks (--upright epanemu, or
+# none for quarter turns), $(4) the small detector that boxes its hard crops.
+define faces-stages
+	mkdir -p $(2)/mine
+	$(TRAIN) --only faces $(3) --faces-steps 6000 --out $(2)/s1 --checkpoints $(2)/s1
+	$(TRAIN) --only faces $(3) --faces-steps 3500 --out $(2)/s2 --checkpoints $(2)/s2 \
+		--init-faces $(2)/s1/faces.pt
+	cp $(4)/dice-detector.onnx $(2)/s2/dice-faces.onnx $(2)/s2/dice.json $(2)/mine/
+	$(TRAIN) --only faces $(3) --faces-steps 7000 --out $(2)/s3 --checkpoints $(2)/s3 \
+		--init-faces $(2)/s2/faces.pt --rendered-share 0.25 --mine-with $(2)/mine
+	$(TRAIN) --only faces $(3) --faces-steps 3000 --out $(2)/s4 --checkpoints $(2)/s4 \
+		--init-faces $(2)/s3/faces.pt --rendered-share 0.4 --numerals 6 --mine-with $(2)/mine
+	$(TRAIN) --only faces $(3) --faces-steps 4000 --out $(1) --checkpoints $(2) \
+		--init-faces $(2)/s4/faces.pt --rendered-share 0.5 --numerals 8 --mine-with $(2)/mine
+endef
 
-model-faces: $(DETECTOR2)/detector.pt $(FACES2)/faces.pt
-	mkdir -p $(MINE)
-	cp $(DETECTOR2)/dice-detector.onnx $(FACES2)/dice-faces.onnx $(FACES2)/dice.json $(MINE)/
-	$(TRAIN) --only faces --faces-steps 7000 --out $(FACES3) --checkpoints $(FACES3) \
-		--init-faces $(FACES2)/faces.pt --rendered-share 0.25 --mine-with $(MINE)
-	$(TRAIN) --only faces --faces-steps 3000 --out $(FACES4) --checkpoints $(FACES4) \
-		--init-faces $(FACES3)/faces.pt --rendered-share 0.4 --numerals 6 --mine-with $(MINE)
-	$(TRAIN) --only faces --faces-steps 4000 --out $(MODELS) --checkpoints $(CKPT) \
-		--init-faces $(FACES4)/faces.pt --rendered-share 0.5 --numerals 8 --mine-with $(MINE)
+model-faces: $(COARSE)/detector.pt
+	$(call faces-stages,$(MODELS),$(CKPT)/faces,--upright epanemu,$(COARSE))
+
+model-opinion: $(DETECTOR2)/detector.pt
+	$(call faces-stages,$(OPINION),$(OPINION)/stages,,$(DETECTOR2))
 
 clean:
 	rm -rf $(VENV) $(ARM64) build dist *.egg-info

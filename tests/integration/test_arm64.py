@@ -74,14 +74,30 @@ def test_a_pi_reads_the_golden_photos_as_this_machine_does(cpu, here):
     read = dice(done.stdout)
     assert [r["image"] for r in read] == [e["image"] for e in expected]
     for r, e in zip(read, expected, strict=True):
-        # The same dice, boxes and values. The detector runs in floating point and the
-        # classifier's integers are turned back into probabilities in floating point, whose
-        # last bits differ between x86 and ARM: a confidence may move in its third place.
-        assert [(d["value"], d["box"]) for d in r["dice"]] == [
-            (d["value"], d["box"]) for d in e["dice"]
-        ], r["image"]
+        # The same dice in the same order, with the same values. Both models compute the
+        # same integers on x86 and ARM, but onnxruntime's kernels there turn each layer's
+        # sums back into 8 bits (a float scale, then rounding) a little differently: a heat
+        # or a size may move by one step, so a box edge by a pixel. The classifier is held
+        # to the same crop: where a box moved, this machine reads the core's box, and the
+        # confidence must agree in its second place (the classifier's integers turn back
+        # into probabilities in floating point, whose last bits differ).
+        assert [d["value"] for d in r["dice"]] == [d["value"] for d in e["dice"]], r["image"]
         for a, b in zip(r["dice"], e["dice"], strict=True):
+            moved = max(abs(x - y) for x, y in zip(a["box"], b["box"], strict=True))
+            assert moved <= 1, (r["image"], a, b)
+            if moved:
+                (b,) = here_at(r["image"], a["box"])
+            assert b["value"] == a["value"], (r["image"], a, b)
             assert abs(a["confidence"] - b["confidence"]) <= 0.01, (r["image"], a, b)
+
+
+def here_at(image: str, box: list[int]) -> list[dict]:
+    """This machine's reading of the die in ``box`` of ``image`` (the shipped reader)."""
+    import cv2
+
+    from companion.vision.reader import DiceReader
+
+    return [d.to_json() for d in DiceReader().read_boxes(cv2.imread(image), [tuple(box)])]
 
 
 def test_the_emulated_pi_is_aarch64_with_the_pinned_onnxruntime(here):
