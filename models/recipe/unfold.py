@@ -1,14 +1,17 @@
 """A float model exported by the recipe, put back into the recipe's PyTorch model.
 
     python models/recipe/unfold.py --data ../shared/data/dice --model faces \
-        --onnx FLOAT.onnx --out artifacts/faces.pt
+        --onnx models/recipe/float/dice-faces.onnx --out artifacts/faces.pt
     python models/recipe/unfold.py --data ../shared/data/dice --model detector \
-        --onnx models/dice-detector.onnx --out artifacts/detector.pt
+        --onnx models/dice-coarse.onnx --out artifacts/detector.pt
 
 so that a training stage can continue from a shipped model (`train.py --init-faces` or
-`--init-detector`) whose checkpoint is gone. The shipped classifier is int8 and cannot be
-used: give its float file (the shipped one is in commit 7805f99, `git show
-7805f99:models/dice-faces.onnx`). The detector ships in float.
+`--init-detector`) whose checkpoint is gone. The shipped classifiers are int8 and cannot be
+used: give their float files (the classifier's is kept in models/recipe/float/; the second
+opinion's in commit 7805f99, `git show 7805f99:models/dice-faces.onnx`). The small detector
+(dice-coarse.onnx) ships in float. The shipped detector, on EfficientNet-Lite0's trunk, is
+not known here: its float export is kept in models/recipe/float/ for quantize.py, but
+there is no unfolding of it into the recipe's Lite0 model yet.
 
 The export folds each batch norm into the convolution before it. Each is unfolded with the
 mean and variance of that convolution's output over training inputs (read from the ONNX
