@@ -9,9 +9,10 @@ so that a training stage can continue from a shipped model (`train.py --init-fac
 `--init-detector`) whose checkpoint is gone. The shipped classifiers are int8 and cannot be
 used: give their float files (the classifier's is kept in models/recipe/float/; the second
 opinion's in commit 7805f99, `git show 7805f99:models/dice-faces.onnx`). The small detector
-(dice-coarse.onnx) ships in float. The shipped detector, on EfficientNet-Lite0's trunk, is
-not known here: its float export is kept in models/recipe/float/ for quantize.py, but
-there is no unfolding of it into the recipe's Lite0 model yet.
+(dice-coarse.onnx) ships in float; the shipped detector, on EfficientNet-Lite0's trunk, is
+8-bit, and its float export is kept in models/recipe/float/ (unfold it with `--model
+detector`: a file whose layers are Lite0's blocks is put back into the recipe's Lite0
+model, `--detector-width lite0` or `lite0-8` by its number of blocks).
 
 The export folds each batch norm into the convolution before it. Each is unfolded with the
 mean and variance of that convolution's output over training inputs (read from the ONNX
@@ -55,6 +56,35 @@ def inputs(model: str, data: Path, rng: np.random.Generator) -> np.ndarray:
     return R.to_tensor(np.stack(crops))
 
 
+def module_path(output: str, modules: dict) -> str:
+    """The module a convolution's output comes from, by the exporter's scope in its name:
+    "/s4/s4.0/s4.0.3/s4.0.3.0/Conv_output_0" names its module in full (s4.0.3.0); in
+    "/blocks.1/dw/dw.0/Conv_output_0" each level names only itself (blocks.1.dw.0)."""
+    parts = output.split("/")[1:-1]
+    if parts[-1] in modules:
+        return parts[-1]
+    path: list[str] = []
+    for part in parts:
+        if path and part.startswith(path[-1] + "."):
+            path[-1] = part
+        else:
+            path.append(part)
+    return ".".join(path)
+
+
+def detector_for(convs: list) -> torch.nn.Module:
+    """The recipe's detector whose layers the exported ``convs`` are: the small one, or a
+    Lite0 one with as many blocks as the file has."""
+    blocks = {n.output[0].split("/")[1] for n in convs if n.output[0].startswith("/blocks.")}
+    if not blocks:
+        return T.Detector()
+    count = max(int(b.split(".")[1]) for b in blocks) + 1
+    widths = [w for w, n in T.LITE0_TRUNKS.items() if n == count]
+    if not widths:
+        raise SystemExit(f"a Lite0 detector of {count} blocks is not one the recipe trains")
+    return T.make_detector(widths[0])
+
+
 def unfold(model: str, src: Path, data: Path, seed: int = 7) -> tuple[torch.nn.Module, float]:
     """The model of ``src`` as the recipe's, and the largest difference between its outputs
     and the ONNX file's on training inputs it was not unfolded with."""
@@ -65,7 +95,7 @@ def unfold(model: str, src: Path, data: Path, seed: int = 7) -> tuple[torch.nn.M
         widths = tuple(init[convs[k].input[1]].shape[0] for k in (0, 2, 4))
         net = T.Faces(len(T.CLASSES), widths).eval()
     else:
-        net = T.Detector().eval()
+        net = detector_for(convs).eval()
     # Every convolution's output, to measure what each batch norm saw.
     for node in convs:
         m.graph.output.append(
@@ -84,14 +114,14 @@ def unfold(model: str, src: Path, data: Path, seed: int = 7) -> tuple[torch.nn.M
         for node in convs:
             # "/s4/s4.0/s4.0.3/s4.0.3.0/Conv_output_0": the module s4.0.3.0, whose batch norm
             # (if it has one) is the next module of its block, s4.0.3.1
-            path = node.output[0].split("/")[-2]
+            path = module_path(node.output[0], modules)
             conv = modules[path]
             conv.weight.copy_(init[node.input[1]])
             bias = init[node.input[2]]
             head, _, index = path.rpartition(".")
             bn = modules.get(f"{head}.{int(index) + 1}")
             if not isinstance(bn, torch.nn.BatchNorm2d):
-                conv.bias.copy_(bias)  # a convolution with no batch norm keeps its own bias
+                conv.bias.copy_(bias)  # (Lite0's own convolutions all have a batch norm)  # a convolution with no batch norm keeps its own bias
                 continue
             k = names.index(node.output[0])
             y = np.concatenate([o[k] for o in outs]).astype(np.float64)  # z + bias
