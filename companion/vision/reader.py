@@ -444,9 +444,9 @@ class DiceReader:
         # number) lets the coarse close-up pass run the same detector at COARSE_SIZE.
         self.detect_size = side if isinstance(side, int) else card.get("detect_size", DETECT_SIZE)
         self.coarse_size = None if isinstance(side, int) else COARSE_SIZE
+        self._free = not isinstance(side, int)
         # A card may name a detector of its own for the coarse pass (``coarse_detector``): a
         # smaller one finds close-ups as well at 160 px, in less time.
-        self._free = not isinstance(side, int)
         self._coarse = None
         coarse = card.get("coarse_detector")
         if coarse is not None:

@@ -121,7 +121,7 @@ def unfold(model: str, src: Path, data: Path, seed: int = 7) -> tuple[torch.nn.M
             head, _, index = path.rpartition(".")
             bn = modules.get(f"{head}.{int(index) + 1}")
             if not isinstance(bn, torch.nn.BatchNorm2d):
-                conv.bias.copy_(bias)  # (Lite0's own convolutions all have a batch norm)  # a convolution with no batch norm keeps its own bias
+                conv.bias.copy_(bias)  # a convolution with no batch norm keeps its own bias
                 continue
             k = names.index(node.output[0])
             y = np.concatenate([o[k] for o in outs]).astype(np.float64)  # z + bias

@@ -78,16 +78,19 @@ def test_the_detector_reads_a_frame_at_its_own_shape_not_a_square():
 def test_the_shipped_reader_gives_its_detector_the_frame_shape():
     reader = DiceReader()
     shapes = []
-    run = reader._detector.run
 
-    class Seen:  # the detector session, noting each input's shape
+    class Seen:  # a detector session, noting each input's shape
+        def __init__(self, session):
+            self.session = session
+
         def run(self, names, feed):
             shapes.append(feed["image"].shape)
-            return run(names, feed)
+            return self.session.run(names, feed)
 
-    reader._detector = Seen()
+    reader._detector = Seen(reader._detector)
+    reader._coarse = (Seen(reader._coarse[0]), reader._coarse[1])
     reader.read(np.full((480, 640, 3), 200, np.uint8))
     # The full pass at 384x512, as 2x2 blocks of bytes (the shipped detector takes blocks:
-    # models/recipe/quantize.py, takes_blocks); the coarse pass is the card's coarse
-    # detector's (test_reader), not this one's.
-    assert shapes == [(1, 192, 256, 12)]
+    # models/recipe/quantize.py, takes_blocks); then the coarse one at 128x160, by the
+    # card's small float coarse detector.
+    assert shapes == [(1, 192, 256, 12), (1, 3, 128, 160)]
