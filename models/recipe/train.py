@@ -431,10 +431,10 @@ def widen(net, state):
     net.load_state_dict(own)
 
 
-def optimiser(net, steps, init, log, what, pretrained=False):
-    """AdamW on a one-cycle schedule; continuing from ``init`` weights, or from a
-    ``pretrained`` trunk, a lower peak rate. Weights of a narrower model of the same layers
-    are widened (``widen``)."""
+def optimiser(net, steps, init, log, what, pretrained=False, decay=1e-4):
+    """AdamW (weight ``decay``) on a one-cycle schedule; continuing from ``init`` weights, or
+    from a ``pretrained`` trunk, a lower peak rate. Weights of a narrower model of the same
+    layers are widened (``widen``)."""
     peak = 1e-3 if pretrained else 3e-3
     if init is not None:
         state = torch.load(init)
@@ -445,7 +445,7 @@ def optimiser(net, steps, init, log, what, pretrained=False):
             log(f"{what}: widened from narrower weights")
         log(f"{what}: continuing from {init}")
         peak = 1e-3
-    opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
+    opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=decay)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, peak, total_steps=steps, pct_start=0.1)
     return opt, sched
 
@@ -524,15 +524,20 @@ def train_detector(
     return net.eval()
 
 
-def train_faces(crops, real, steps, log, init=None, rendered=0.5, hard=(), tint=0.0, width="small"):
+def train_faces(
+    crops, real, steps, log, init=None, rendered=0.5, hard=(), tint=0.0, width="small", decay=1e-4
+):
     """A ``rendered`` share of each batch is rendered crops drawn evenly over the classes, the
     rest real dice (cropped afresh) with one real 'not a die' patch for every seven (half of
     them ``hard`` ones, when given). ``tint``: half the crops that are not dots get each
-    colour channel scaled by up to this much (a warm or cool light); 0 draws nothing."""
+    colour channel scaled by up to this much (a warm or cool light); 0 draws nothing.
+    ``decay``: AdamW's weight decay."""
     rng = np.random.default_rng(2)
     dice, negs = real
     net = Faces(len(CLASSES), FACES_WIDTHS[width])
-    opt, sched = optimiser(net, steps, init, log, "faces")
+    opt, sched = optimiser(net, steps, init, log, "faces", decay=decay)
+    if decay != 1e-4:
+        log(f"faces: weight decay {decay}")
     by_class = defaultdict(list)
     for i, (_, c) in enumerate(crops):
         by_class[c].append(i)
@@ -654,6 +659,12 @@ def main() -> None:
         type=float,
         default=0.0,
         help="faces: in half the crops but dots, scale each colour channel by up to this",
+    )
+    ap.add_argument(
+        "--faces-decay",
+        type=float,
+        default=1e-4,
+        help="faces: AdamW's weight decay (the recipe's 1e-4 by default)",
     )
     ap.add_argument(
         "--grey",
@@ -804,6 +815,7 @@ def main() -> None:
             hard,
             args.tint_faces,
             args.faces_width,
+            args.faces_decay,
         )
         made["looks"] = "upright" if upright else "turns"
         args.checkpoints.mkdir(parents=True, exist_ok=True)
