@@ -431,7 +431,11 @@ def widen(net, state):
     net.load_state_dict(own)
 
 
-def optimiser(net, steps, init, log, what, pretrained=False, decay=1e-4):
+# AdamW's weight decay, unless a stage asks for another (``--faces-decay``)
+DECAY = 1e-4
+
+
+def optimiser(net, steps, init, log, what, pretrained=False, decay=DECAY):
     """AdamW (weight ``decay``) on a one-cycle schedule; continuing from ``init`` weights, or
     from a ``pretrained`` trunk, a lower peak rate. Weights of a narrower model of the same
     layers are widened (``widen``)."""
@@ -525,7 +529,7 @@ def train_detector(
 
 
 def train_faces(
-    crops, real, steps, log, init=None, rendered=0.5, hard=(), tint=0.0, width="small", decay=1e-4
+    crops, real, steps, log, init=None, rendered=0.5, hard=(), tint=0.0, width="small", decay=DECAY
 ):
     """A ``rendered`` share of each batch is rendered crops drawn evenly over the classes, the
     rest real dice (cropped afresh) with one real 'not a die' patch for every seven (half of
@@ -536,7 +540,7 @@ def train_faces(
     dice, negs = real
     net = Faces(len(CLASSES), FACES_WIDTHS[width])
     opt, sched = optimiser(net, steps, init, log, "faces", decay=decay)
-    if decay != 1e-4:
+    if decay != DECAY:
         log(f"faces: weight decay {decay}")
     by_class = defaultdict(list)
     for i, (_, c) in enumerate(crops):
@@ -663,8 +667,8 @@ def main() -> None:
     ap.add_argument(
         "--faces-decay",
         type=float,
-        default=1e-4,
-        help="faces: AdamW's weight decay (the recipe's 1e-4 by default)",
+        default=DECAY,
+        help=f"faces: AdamW's weight decay (the recipe's {DECAY} by default)",
     )
     ap.add_argument(
         "--grey",

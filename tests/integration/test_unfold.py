@@ -23,13 +23,13 @@ ROOT = Path(__file__).parents[2]
 
 @pytest.fixture(scope="module")
 def recipe():
-    import sys
+    """models/recipe's train.py and unfold.py, imported as they import each other."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.syspath_prepend(str(ROOT / "models" / "recipe"))
+        import train
+        import unfold
 
-    sys.path.insert(0, str(ROOT / "models" / "recipe"))
-    import train
-    import unfold
-
-    return train, unfold
+        yield train, unfold
 
 
 @pytest.fixture(scope="module")
