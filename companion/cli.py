@@ -72,6 +72,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         custom=custom,
         die_problem=die_problem,
         gpio=cfg.gpio,
+        view=cfg.camera.view,
     )
     return 0
 
@@ -92,11 +93,11 @@ def _custom_die(args: argparse.Namespace):
     return load_die(Path(args.cfg.storage.data_dir).expanduser(), name)
 
 
-def _reader(args: argparse.Namespace):
+def _reader(args: argparse.Namespace, view: str):
     from companion.vision.reader import DiceReader
 
     conf = args.cfg.vision.min_confidence or None
-    return DiceReader(custom=_custom_die(args), min_confidence=conf)
+    return DiceReader(custom=_custom_die(args), min_confidence=conf, view=view)
 
 
 def _cmd_read(args: argparse.Namespace) -> int:
@@ -104,7 +105,7 @@ def _cmd_read(args: argparse.Namespace) -> int:
 
     from companion.vision.watch import draw
 
-    reader = _reader(args)
+    reader = _reader(args, args.view)
     if args.annotate:
         Path(args.annotate).mkdir(parents=True, exist_ok=True)
     status = 0
@@ -149,7 +150,9 @@ def _cmd_watch(args: argparse.Namespace) -> int:
             code="camera/none",
         )
     watcher = RollWatcher(
-        CameraSupervisor(camera_opener(spec)), _reader(args), Settler(expected=args.dice)
+        CameraSupervisor(camera_opener(spec)),
+        _reader(args, args.view or args.cfg.camera.view),
+        Settler(expected=args.dice),
     )
     import time
 
@@ -257,13 +260,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="one JSON object per image and line")
     p.add_argument("--annotate", metavar="DIR", help="write each image with the dice drawn on it")
     p.add_argument("--die", help="a custom die taught with `companion teach` (default: config)")
-    p.set_defaults(func=_cmd_read)
+    p.add_argument(
+        "--view",
+        help="where the camera looked from: slanted (a photo taken at a slant, held upright) "
+        "or down (straight down over the table, as the device's camera) (default: slanted)",
+    )
+    p.set_defaults(func=_cmd_read, view="slanted")
 
     p = sub.add_parser("watch", help="print roll events from a live or replayed camera")
     p.add_argument("--camera", help="pi, usb:N, video:FILE or replay:DIR[@FPS] (default: config)")
     p.add_argument("--dice", type=int, help="how many dice a roll has (say so when it differs)")
     p.add_argument("--frames", type=int, help="stop after this many frames")
     p.add_argument("--die", help="a custom die taught with `companion teach` (default: config)")
+    p.add_argument(
+        "--view",
+        help="where the camera looked from: slanted (a photo taken at a slant, held upright) "
+        "or down (straight down over the table, as the device's camera) (default: [camera] view)",
+    )
     p.set_defaults(func=_cmd_watch)
 
     p = sub.add_parser("teach", help="learn a custom die from a few shows of each face")

@@ -54,6 +54,10 @@ class LogConfig:
 class CameraConfig:
     # "pi", "usb:N", "video:FILE", "replay:DIR[@FPS]", or "none" (dice entered by hand)
     source: str = "none"
+    # Where it looks from: "down" (straight down over the table, as hardware/README.md mounts
+    # it) or "slanted" (from the side, its picture's top the far side of the table). The reader
+    # turns each die's crop so its far side is up (companion.vision.reader.VIEWS).
+    view: str = "down"
 
 
 @dataclass(frozen=True)

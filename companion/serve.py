@@ -77,6 +77,7 @@ def start_device(
     min_confidence: float | None = None,
     custom=None,
     die_problem: str = "",
+    view: str = "down",
 ):
     """The camera's rolls feeding ``hub``'s active game (a Device; started).
     ``die_problem``: why the taught die asked for could not be loaded."""
@@ -96,7 +97,7 @@ def start_device(
             problem = f"{exc} (set [camera] source in the config, or --camera)"
     if not problem:
         try:
-            reader = DiceReader(min_confidence=min_confidence, custom=custom)
+            reader = DiceReader(min_confidence=min_confidence, custom=custom, view=view)
         except VisionError as exc:  # a die taught with an earlier model, broken models
             problem = str(exc)
     if problem:
@@ -158,6 +159,7 @@ def serve(
     custom=None,
     die_problem: str = "",
     gpio=None,
+    view: str = "down",
 ) -> None:
     from waitress import serve as waitress_serve
 
@@ -197,6 +199,7 @@ def serve(
         min_confidence=min_confidence,
         custom=custom,
         die_problem=die_problem,
+        view=view,
     )
     print(
         f"  camera: {'the demo replay of rolled dice' if camera == 'demo' else camera}", flush=True

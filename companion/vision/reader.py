@@ -47,6 +47,16 @@ TURNS = 4  # quarter turns of each crop the classifier reads (their answers are 
 # numeral or symbol is not that face (model card, C1).
 LOOKS = ("turns", "upright")
 UPRIGHT_TURN = 10.0
+# Where the camera stood (DiceReader's ``view``), so an "upright" classifier gets each die
+# with its far side up. "slanted": a photo taken at a slant and held upright, whose top is the
+# far side everywhere (the phone photos it learned from). "down": a camera looking straight
+# down, as the device's is mounted: perspective shows each die's top face shifted away from
+# the point below the camera (the picture's centre) and a side face towards it, so a die in
+# the lower half of the frame shows its top face below its side face, and one at the left or
+# right edge sideways. Each crop is then turned so that the direction away from the centre
+# is up (session 38: the dev photos turned 180 degrees and read as "slanted" gave 29 dice of
+# 268 read wrong with confidence, against 2).
+VIEWS = ("slanted", "down")
 SAME_DIE = 0.6  # peaks closer than this share of a found die's size are that die again
 # A close-up: a die this share of the picture's longer side or more is past the sizes the
 # detector learned at its 512 px input (about 10 to 100 px there); a second, coarse pass sees
@@ -236,6 +246,19 @@ def crop_die(
     )
 
 
+def far_side_up(view: str, shape: tuple[int, ...], box) -> np.ndarray | None:
+    """The turn (a 2x2 matrix for ``crop_die``'s ``shape``) that puts the far side of the die
+    in ``box`` up, for a picture of ``shape`` seen from ``view`` (see VIEWS); None where the
+    picture's up is already the far side."""
+    if view == "slanted":
+        return None
+    h, w = shape[:2]
+    away = np.arctan2((box[1] + box[3]) / 2 - h / 2, (box[0] + box[2]) / 2 - w / 2)
+    turn = -np.pi / 2 - away  # the angle that takes the direction away from the centre to up
+    c, s = np.cos(turn), np.sin(turn)
+    return np.array([[c, -s], [s, c]])
+
+
 def crop_looks(crops: list[np.ndarray], looks: str = "turns") -> np.ndarray:
     """The classifier's input for ``crops``: a few looks at each (see LOOKS), look by look,
     as one float batch (looks * len(crops), 3, side, side)."""
@@ -338,8 +361,18 @@ class DiceReader:
         min_confidence: float | None = None,
         detect_threshold: float | None = None,
         custom: CustomDice | None = None,
+        view: str = "slanted",
     ):
         import onnxruntime as ort
+
+        if view not in VIEWS:
+            raise VisionError(
+                f"unknown view {view!r}: say {' or '.join(repr(v) for v in VIEWS)} (a camera "
+                "looking straight down, as the device's is mounted, is 'down'; a photo taken "
+                "at a slant and held upright is 'slanted')",
+                code="vision/bad-view",
+            )
+        self.view = view
 
         models = models or model_dir()
         missing = [
@@ -503,7 +536,16 @@ class DiceReader:
 
     def classify(self, img: np.ndarray, boxes: list) -> tuple[np.ndarray, np.ndarray]:
         """Class probabilities (N, classes) and unit embeddings (N, 64) for each box."""
-        return self._run([crop_die(img, b, self.crop_size) for b in boxes])
+        return self._run([self._crop(img, b) for b in boxes])
+
+    def _crop(self, img: np.ndarray, box, margin: float = CROP_MARGIN) -> np.ndarray:
+        """The crop the classifier reads of the die in ``box``: for an upright classifier,
+        turned so the die's far side is up (``far_side_up``); a taught die is matched in
+        quarter turns, so its crops are never turned."""
+        turn = None
+        if self.looks == "upright" and self.custom is None:
+            turn = far_side_up(self.view, img.shape, box)
+        return crop_die(img, box, self.crop_size, margin, shape=turn)
 
     def symbol_embeddings(self, img: np.ndarray, boxes: list) -> np.ndarray:
         """Unit embeddings (N, 64) of the symbol on each box's die (see ``symbol_crop``):
@@ -663,7 +705,7 @@ class DiceReader:
 
     def _read_each(self, img: np.ndarray, boxes: list) -> list[DieReading | None]:
         """The reading of each box, None where it holds no die."""
-        crops = [crop_die(img, b, self.crop_size) for b in boxes]
+        crops = [self._crop(img, b) for b in boxes]
         if self.custom is None:
             probs, emb = self._run(crops)
             probs = self._second_opinion(crops, self._look_again(img, boxes, probs))
@@ -703,11 +745,7 @@ class DiceReader:
         again = self._unsure(probs)
         if not again:
             return probs
-        looks = [
-            crop_die(img, boxes[i], self.crop_size, margin=m)
-            for m in self.second_look
-            for i in again
-        ]
+        looks = [self._crop(img, boxes[i], margin=m) for m in self.second_look for i in again]
         more = self._run(looks)[0].reshape(len(self.second_look), len(again), -1)
         probs = probs.copy()
         probs[again] = (probs[again] + more.sum(0)) / (1 + len(self.second_look))

@@ -222,6 +222,51 @@ def test_grey_and_turned_pictures_are_read(reader):
     assert all(d.box[2] <= 480 and d.box[3] <= 640 for d in found)  # the turned picture's size
 
 
+def straight_down(img: np.ndarray, side: str) -> np.ndarray:
+    """A slanted photo (its far side up) placed as a straight-down camera would show its
+    dice on ``side`` of the frame's centre: turned so its far side points away from the
+    centre, and the frame made longer on the other side (640x1000 or 1000x640)."""
+    k = {"above": 0, "right": 1, "below": 2, "left": 3}[side]
+    turned = np.ascontiguousarray(np.rot90(img, -k))
+    top, bottom, left, right = {0: (0, 360, 0, 0), 1: (0, 0, 360, 0), 2: (360, 0, 0, 0)}.get(
+        k, (0, 0, 0, 360)
+    )
+    return cv2.copyMakeBorder(turned, top, bottom, left, right, cv2.BORDER_REPLICATE)
+
+
+@pytest.mark.parametrize("side", ["above", "right", "below", "left"])
+def test_a_straight_down_camera_reads_dice_on_every_side_of_the_centre(side):
+    # A straight-down camera shows each die's top face shifted away from the frame's centre
+    # and a side face towards it. The shipped classifier is upright (it learned a slanted
+    # photo's dice, top face above front face), so view "down" turns each crop with its far
+    # side up. Golden 181: its small 4, seen from below the centre, reads as a 1 unturned.
+    photo = cv2.imread(str(GOLDEN / "epanemu-test_dice_181_jpg.jpg"))
+    frame = straight_down(photo, side)
+    down = DiceReader(view="down")
+    assert sorted(d.value for d in down.read(frame)) == [1, 4]
+    if side in ("below", "left", "right"):  # the scene needs the turn: read unturned, it fails
+        assert sorted(d.value or 0 for d in DiceReader(view="slanted").read(frame)) != [1, 4]
+
+
+def test_the_view_turns_only_an_upright_classifier_crops(tmp_path):
+    # A classifier read in quarter turns is the same whichever way a die lies, and a taught
+    # die is matched in quarter turns: their crops are never turned.
+    img, dice = render.scene(np.random.default_rng(21), 480, 640, count=3)
+    boxes = [d.box for d in dice]
+    turns = models_with_card(tmp_path / "t", looks="turns")
+    assert np.array_equal(
+        DiceReader(turns, view="down").classify(img, boxes)[0],
+        DiceReader(turns, view="slanted").classify(img, boxes)[0],
+    )
+    upright_down = DiceReader(view="down").classify(img, boxes)[0]
+    assert not np.allclose(upright_down, DiceReader(view="slanted").classify(img, boxes)[0])
+
+
+def test_a_view_the_reader_does_not_know_is_refused():
+    with pytest.raises(VisionError, match="unknown view 'sideways': say 'slanted' or 'down'"):
+        DiceReader(view="sideways")
+
+
 TUNGSTEN = np.float32([0.55, 0.85, 1.1])  # a warm lamp's cast on a picture (B, G, R gains)
 
 

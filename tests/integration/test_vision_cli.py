@@ -143,6 +143,21 @@ def test_read_names_a_file_it_cannot_read(config, tmp_path, capsys):
     assert f"companion watch --camera replay:{tmp_path / 'frames'})" in err
 
 
+def test_read_turns_dice_as_a_straight_down_camera_sees_them_with_view_down(
+    config, tmp_path, capsys
+):
+    # Golden 181 as a straight-down camera shows it below the frame's centre: far side down.
+    photo = cv2.imread(str(Path(__file__).parents[1] / "data/dice/epanemu-test_dice_181_jpg.jpg"))
+    frame = cv2.copyMakeBorder(
+        cv2.rotate(photo, cv2.ROTATE_180), 360, 0, 0, 0, cv2.BORDER_REPLICATE
+    )
+    cv2.imwrite(str(tmp_path / "below.png"), frame)
+    assert main(["read", str(tmp_path / "below.png"), "--json", "--view", "down"]) == 0
+    assert sorted(d["value"] for d in json.loads(capsys.readouterr().out)["dice"]) == [1, 4]
+    assert main(["read", str(tmp_path / "below.png"), "--view", "sideways"]) == 2
+    assert "unknown view 'sideways'" in capsys.readouterr().err
+
+
 def test_watch_prints_one_event_per_roll_from_a_replayed_camera(config, rolls_folder, capsys):
     frames = len(list(rolls_folder.iterdir()))
     assert (

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 
-from companion.vision.reader import CROP_SIZE, crop_die
+from companion.vision.reader import CROP_SIZE, crop_die, far_side_up
 
 
 def test_a_big_die_is_shrunk_with_the_area_filter_not_aliased():
@@ -49,3 +50,35 @@ def test_a_small_die_is_cropped_by_the_warp_alone():
         img, m, (CROP_SIZE, CROP_SIZE), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
     )
     assert np.array_equal(crop_die(img, box), want)
+
+
+def die_with_far_side(h: int, w: int, centre: tuple[int, int], away: tuple[int, int]):
+    """A grey picture with a 40 px die at ``centre`` whose far half (towards ``away``, a
+    unit step along x or y) is white and near half black: a straight-down camera's die whose
+    top face lies away from the point below the camera."""
+    img = np.full((h, w, 3), 90, np.uint8)
+    cx, cy = centre
+    img[cy - 20 : cy + 20, cx - 20 : cx + 20] = 0
+    dx, dy = away
+    x0, x1 = (cx, cx + 20) if dx > 0 else (cx - 20, cx) if dx < 0 else (cx - 20, cx + 20)
+    y0, y1 = (cy, cy + 20) if dy > 0 else (cy - 20, cy) if dy < 0 else (cy - 20, cy + 20)
+    img[y0:y1, x0:x1] = 255
+    return img, (cx - 20, cy - 20, cx + 20, cy + 20)
+
+
+@pytest.mark.parametrize(
+    "centre, away",
+    [((320, 100), (0, -1)), ((320, 380), (0, 1)), ((60, 240), (-1, 0)), ((580, 240), (1, 0))],
+    ids=["above", "below", "left", "right"],
+)
+def test_a_straight_down_view_turns_each_die_with_its_far_side_up(centre, away):
+    # In a 640x480 frame looking straight down, the far side of a die is the side away from
+    # the picture's centre: wherever the die lies, its crop shows that side at the top.
+    img, box = die_with_far_side(480, 640, centre, away)
+    crop = crop_die(img, box, shape=far_side_up("down", img.shape, box))
+    top, bottom = crop[: CROP_SIZE // 3].mean(), crop[-CROP_SIZE // 3 :].mean()
+    assert top > 150 and bottom < 60, (top, bottom)  # white far half up, black near half down
+    # a slanted photo's far side is its top already: its crops are not turned
+    assert far_side_up("slanted", img.shape, box) is None
+    if away == (0, -1):  # above the centre, the two views agree
+        assert np.allclose(far_side_up("down", img.shape, box), np.eye(2), atol=1e-9)

@@ -163,6 +163,19 @@ def test_a_camera_the_config_cannot_name_stops_the_camera_not_the_games(tmp_path
     assert rolls(session)[0]["values"] == [6, 5, 4, 3, 2]
 
 
+def test_a_camera_view_the_reader_does_not_know_stops_the_camera_not_the_games(tmp_path):
+    # A misspelt [camera] view: the service says what to set, and rolls are entered by hand.
+    from companion.serve import start_device
+
+    hub = Hub(EventStore(tmp_path / "g.db"))
+    session = hub.create("first-island", 2, {"variant": "easy"})
+    device = start_device(hub, "replay:/nowhere@5", tmp_path / "g.db", view="overhead")
+    assert device.watcher is None and device.state == "dice not read"
+    assert "unknown view 'overhead'" in device.message and "'down'" in device.message
+    session.act({"type": "dice_rolled", "values": [1, 1, 2, 3, 5], "source": "manual"})
+    assert rolls(session)[0]["values"] == [1, 1, 2, 3, 5]
+
+
 def test_a_roll_the_full_disk_cannot_save_waits_and_lights_the_error_led(rig):
     from companion.errors import StorageError
 
