@@ -79,6 +79,33 @@ def check_camera(spec: str, opener: Callable | None = None, frames: list | None 
     return Check("camera", "ok", f"{spec} gives {w}x{h} frames")
 
 
+def check_view(view: str) -> Check:
+    """Whether the reader knows the camera's ``[camera] view``, and what it means."""
+    from companion.vision.reader import VIEWS
+
+    if view not in VIEWS:
+        return Check(
+            "view",
+            "FAIL",
+            f"[camera] view is {view!r}, which the reader does not know",
+            'set [camera] view = "down" (a camera looking straight down at the table) or '
+            '"slanted" (a camera at a slant, the far side of the table at its picture\'s top)',
+        )
+    if view == "down":
+        return Check(
+            "view",
+            "ok",
+            "down: the camera looks straight down; each die is read with its outer side up",
+            'if it looks at the table from the side instead, set [camera] view = "slanted"',
+        )
+    return Check(
+        "view",
+        "ok",
+        "slanted: the top of the camera's picture is the far side of the table",
+        'if the camera looks straight down instead, set [camera] view = "down"',
+    )
+
+
 def check_light(frame) -> Check:
     """Whether the camera's picture of the table is one the dice reader does well on: in
     colour, not dim, without a strong colour cast (the model card measures each)."""
@@ -243,9 +270,11 @@ def check_clock(now: float | None = None) -> Check:
 def run(cfg: Config, camera: str | None = None) -> list[Check]:
     data_dir = Path(cfg.storage.data_dir).expanduser()
     frames: list = []
-    camera_check = check_camera(camera or cfg.camera.source, frames=frames)
+    spec = camera or cfg.camera.source
+    camera_check = check_camera(spec, frames=frames)
     return [
         camera_check,
+        *([check_view(cfg.camera.view)] if spec != "none" else []),
         *(check_light(frame) for frame in frames),
         check_pins(cfg.gpio.mock),
         check_models(),

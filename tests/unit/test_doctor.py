@@ -88,8 +88,17 @@ def test_the_light_is_checked_only_when_the_camera_gives_a_frame(monkeypatch, tm
     cfg = Config()
     cfg = replace(cfg, storage=replace(cfg.storage, data_dir=str(tmp_path / "data")))
     names = [c.name for c in doctor.run(cfg, camera="usb:0")]
-    assert names[:2] == ["camera", "light"]
-    assert "light" not in [c.name for c in doctor.run(cfg, camera="none")]
+    assert names[:3] == ["camera", "view", "light"]
+    without = [c.name for c in doctor.run(cfg, camera="none")]
+    assert "light" not in without and "view" not in without
+
+
+def test_the_camera_view_is_said_and_an_unknown_one_fails():
+    down = doctor.check_view("down")
+    assert down.level == "ok" and 'view = "slanted"' in down.fix  # how to change it
+    assert doctor.check_view("slanted").level == "ok"
+    wrong = doctor.check_view("overhead")
+    assert wrong.level == "FAIL" and "'overhead'" in wrong.detail and 'view = "down"' in wrong.fix
 
 
 def test_no_camera_is_a_warning_not_a_failure():
