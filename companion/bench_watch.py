@@ -17,6 +17,7 @@ from pathlib import Path
 
 import cv2
 
+from companion.config import CameraConfig
 from companion.vision.camera import CameraSupervisor, ReplayCamera
 from companion.vision.reader import DiceReader
 from companion.vision.render import roll_sequence
@@ -33,7 +34,7 @@ def bench_watch(rest_frames: int = 100) -> dict:
             cv2.imwrite(str(Path(tmp) / f"f{i:04d}.bmp"), frame)
         watcher = RollWatcher(
             CameraSupervisor(lambda: ReplayCamera(tmp, fps=0, loop=False)),
-            DiceReader(threads=1),
+            DiceReader(threads=1, view=CameraConfig().view),  # as the device reads
             Settler(expected=len(ROLL)),
         )
         phases: dict[str, list[float]] = {"moving": [], "reading": [], "at_rest": []}
