@@ -54,6 +54,9 @@ from companion.vision.evaluate import match
 BATCH = 64  # crops in each classifier training step
 # degrees an Upright crop is turned at most in training (the reader looks at R.UPRIGHT_TURN)
 UPRIGHT_TILT = 15.0
+# --small-dice: the crop sides (px) a real die is shrunk to before it is enlarged back to the
+# crop, as the reader's crop of a die about 10 to 23 px wide looks (small_die)
+SMALL_SIDES = (12, 28)
 
 
 # -- models ----------------------------------------------------------------------------
@@ -279,6 +282,16 @@ def synthetic_crops(rng, n, numerals=2, sides=0.0):
             box = (cx - side / 2, cy - side / 2, cx + side / 2, cy + side / 2)
             crops.append((R.crop_die(img, jitter(rng, box), R.CROP_SIZE), NOT_A_DIE))
     return crops
+
+
+def small_die(rng, crop):
+    """``crop`` as the reader's crop of a much smaller die looks: shrunk to a side of
+    SMALL_SIDES px with the area filter, then enlarged back linearly (as ``crop_die`` enlarges
+    a small die's few pixels)."""
+    side = int(rng.integers(SMALL_SIDES[0], SMALL_SIDES[1] + 1))
+    c = cv2.resize(np.asarray(crop), (side, side), interpolation=cv2.INTER_AREA)
+    c = cv2.resize(c, (R.CROP_SIZE, R.CROP_SIZE), interpolation=cv2.INTER_LINEAR)
+    return c.view(Upright) if isinstance(crop, Upright) else c
 
 
 def augment_crop(rng, crop):
@@ -529,13 +542,24 @@ def train_detector(
 
 
 def train_faces(
-    crops, real, steps, log, init=None, rendered=0.5, hard=(), tint=0.0, width="small", decay=DECAY
+    crops,
+    real,
+    steps,
+    log,
+    init=None,
+    rendered=0.5,
+    hard=(),
+    tint=0.0,
+    width="small",
+    decay=DECAY,
+    small=0.0,
 ):
     """A ``rendered`` share of each batch is rendered crops drawn evenly over the classes, the
     rest real dice (cropped afresh) with one real 'not a die' patch for every seven (half of
     them ``hard`` ones, when given). ``tint``: half the crops that are not dots get each
     colour channel scaled by up to this much (a warm or cool light); 0 draws nothing.
-    ``decay``: AdamW's weight decay."""
+    ``decay``: AdamW's weight decay. ``small``: the share of real dice seen as a much smaller
+    die (``small_die``); 0 draws nothing."""
     rng = np.random.default_rng(2)
     dice, negs = real
     net = Faces(len(CLASSES), FACES_WIDTHS[width])
@@ -558,7 +582,8 @@ def train_faces(
         batch = [crops[i] for i in idx]
         for _ in range(n_dice):
             img, box, c, amount = dice[int(rng.integers(len(dice)))]
-            batch.append((sample_crop(rng, img, box, amount), c))
+            crop = sample_crop(rng, img, box, amount)
+            batch.append((small_die(rng, crop) if sometimes(rng, small) else crop, c))
         for k in range(BATCH - len(batch)):
             pool = hard if hard and k % 2 else negs
             batch.append(pool[int(rng.integers(len(pool)))])
@@ -711,6 +736,14 @@ def main() -> None:
     )
     ap.add_argument("--detect-size", type=int, default=R.DETECT_SIZE, help="detector input side")
     ap.add_argument(
+        "--small-dice",
+        type=float,
+        default=0.0,
+        help=f"faces: the share of real dice shrunk to a crop of {SMALL_SIDES[0]} to "
+        f"{SMALL_SIDES[1]} px and enlarged back, as the reader's crop of a small die looks "
+        "(0: none)",
+    )
+    ap.add_argument(
         "--despeckle",
         action="store_true",
         help="read the train photos that carry salt-and-pepper noise (an exporter's "
@@ -820,6 +853,7 @@ def main() -> None:
             args.tint_faces,
             args.faces_width,
             args.faces_decay,
+            args.small_dice,
         )
         made["looks"] = "upright" if upright else "turns"
         args.checkpoints.mkdir(parents=True, exist_ok=True)
