@@ -225,6 +225,12 @@ def _cmd_doctor(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+VIEW_HELP = (
+    "where the camera looked from: slanted (a photo taken at a slant, held upright) or down "
+    "(straight down over the table, as the device's camera)"
+)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="companion", description=__doc__.splitlines()[0])
     parser.add_argument("--version", action="version", version=f"companion {__version__}")
@@ -260,11 +266,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="one JSON object per image and line")
     p.add_argument("--annotate", metavar="DIR", help="write each image with the dice drawn on it")
     p.add_argument("--die", help="a custom die taught with `companion teach` (default: config)")
-    p.add_argument(
-        "--view",
-        help="where the camera looked from: slanted (a photo taken at a slant, held upright) "
-        "or down (straight down over the table, as the device's camera) (default: slanted)",
-    )
+    p.add_argument("--view", help=VIEW_HELP + " (default: slanted)")
     p.set_defaults(func=_cmd_read, view="slanted")
 
     p = sub.add_parser("watch", help="print roll events from a live or replayed camera")
@@ -272,11 +274,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--dice", type=int, help="how many dice a roll has (say so when it differs)")
     p.add_argument("--frames", type=int, help="stop after this many frames")
     p.add_argument("--die", help="a custom die taught with `companion teach` (default: config)")
-    p.add_argument(
-        "--view",
-        help="where the camera looked from: slanted (a photo taken at a slant, held upright) "
-        "or down (straight down over the table, as the device's camera) (default: [camera] view)",
-    )
+    p.add_argument("--view", help=VIEW_HELP + " (default: [camera] view)")
     p.set_defaults(func=_cmd_watch)
 
     p = sub.add_parser("teach", help="learn a custom die from a few shows of each face")
