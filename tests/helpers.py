@@ -6,6 +6,9 @@ import subprocess
 import time
 import urllib.request
 
+import cv2
+import numpy as np
+
 from companion.engine.game import DiceRolled
 from companion.games.first_island.model import Cell
 
@@ -39,3 +42,15 @@ def get_when_up(url: str, server: subprocess.Popen, seconds: float = 60.0) -> st
                 raise AssertionError(f"the server exited (code {server.returncode})") from None
             time.sleep(0.2)
     raise AssertionError(f"nothing answered {url} in {seconds:.0f} s")
+
+
+def straight_down(img: np.ndarray, side: str) -> np.ndarray:
+    """A slanted photo (its far side up) placed as a straight-down camera would show its
+    dice on ``side`` of the frame's centre: turned so its far side points away from the
+    centre, and the frame made longer on the other side (640x1000 or 1000x640)."""
+    k = {"above": 0, "right": 1, "below": 2, "left": 3}[side]
+    turned = np.ascontiguousarray(np.rot90(img, -k))
+    top, bottom, left, right = {0: (0, 360, 0, 0), 1: (0, 0, 360, 0), 2: (360, 0, 0, 0)}.get(
+        k, (0, 0, 0, 360)
+    )
+    return cv2.copyMakeBorder(turned, top, bottom, left, right, cv2.BORDER_REPLICATE)

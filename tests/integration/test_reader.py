@@ -34,6 +34,7 @@ from companion.vision.reader import (
     symbol_crop,
     to_tensor,
 )
+from tests.helpers import straight_down
 
 pytestmark = pytest.mark.integration
 GOLDEN = Path(__file__).parents[1] / "data" / "dice"
@@ -220,18 +221,6 @@ def test_grey_and_turned_pictures_are_read(reader):
     found = reader.read(turned)
     assert sorted(d.value for d in found) == [1, 3, 4]
     assert all(d.box[2] <= 480 and d.box[3] <= 640 for d in found)  # the turned picture's size
-
-
-def straight_down(img: np.ndarray, side: str) -> np.ndarray:
-    """A slanted photo (its far side up) placed as a straight-down camera would show its
-    dice on ``side`` of the frame's centre: turned so its far side points away from the
-    centre, and the frame made longer on the other side (640x1000 or 1000x640)."""
-    k = {"above": 0, "right": 1, "below": 2, "left": 3}[side]
-    turned = np.ascontiguousarray(np.rot90(img, -k))
-    top, bottom, left, right = {0: (0, 360, 0, 0), 1: (0, 0, 360, 0), 2: (360, 0, 0, 0)}.get(
-        k, (0, 0, 0, 360)
-    )
-    return cv2.copyMakeBorder(turned, top, bottom, left, right, cv2.BORDER_REPLICATE)
 
 
 @pytest.mark.parametrize("side", ["above", "right", "below", "left"])

@@ -22,7 +22,7 @@ from companion.vision.reader import DiceReader
 from companion.vision.settle import Settler
 from companion.vision.watch import RollWatcher
 from companion.web.hub import Hub
-from tests.helpers import get_when_up
+from tests.helpers import get_when_up, straight_down
 
 pytestmark = pytest.mark.integration
 ROLLS = [[1, 2, 3, 4, 5], [6, 6, 2, 3, 1]]
@@ -148,9 +148,7 @@ def test_read_turns_dice_as_a_straight_down_camera_sees_them_with_view_down(
 ):
     # Golden 181 as a straight-down camera shows it below the frame's centre: far side down.
     photo = cv2.imread(str(Path(__file__).parents[1] / "data/dice/epanemu-test_dice_181_jpg.jpg"))
-    frame = cv2.copyMakeBorder(
-        cv2.rotate(photo, cv2.ROTATE_180), 360, 0, 0, 0, cv2.BORDER_REPLICATE
-    )
+    frame = straight_down(photo, "below")
     cv2.imwrite(str(tmp_path / "below.png"), frame)
     assert main(["read", str(tmp_path / "below.png"), "--json", "--view", "down"]) == 0
     assert sorted(d["value"] for d in json.loads(capsys.readouterr().out)["dice"]) == [1, 4]
