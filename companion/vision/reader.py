@@ -408,20 +408,10 @@ class DiceReader:
             )
         # A second classifier asked about a die the first leaves unsure (``_second_opinion``).
         opinion = card.get("second_opinion")
-        if opinion is not None:
-            named = models / str(opinion.get("file", ""))
-            if not opinion.get("file") or not named.is_file():
-                wrong = f"there is no classifier file {named}"
-            elif opinion.get("looks") not in LOOKS:
-                wrong = f"its looks are not {' or '.join(LOOKS)}"
-            else:
-                wrong = None
-            if wrong:
-                raise VisionError(
-                    f"{models / 'dice.json'} names a second opinion {opinion!r}, but {wrong}: "
-                    "put back the models that came with this card, or reinstall the package",
-                    code="vision/card-mismatch",
-                )
+        if opinion is not None and opinion.get("looks") not in LOOKS:
+            raise self._card_refuses(
+                models, "a second opinion", opinion, f"its looks are not {' or '.join(LOOKS)}"
+            )
         opts = ort.SessionOptions()
         opts.intra_op_num_threads = threads
         opts.inter_op_num_threads = 1
@@ -433,19 +423,17 @@ class DiceReader:
             self._faces = ort.InferenceSession(
                 str(models / "dice-faces.onnx"), opts, providers=["CPUExecutionProvider"]
             )
-            self._opinion = None
-            if opinion is not None:
-                self._opinion = (
-                    ort.InferenceSession(
-                        str(models / opinion["file"]), opts, providers=["CPUExecutionProvider"]
-                    ),
-                    opinion["looks"],
-                )
         except Exception as exc:  # onnxruntime raises its own exception types
             raise VisionError(
                 f"cannot load the dice models from {models}: {exc}. Reinstall the "
                 "package, or run `make model` to rebuild them."
             ) from exc
+        self._opinion = None
+        if opinion is not None:
+            session = self._card_model(
+                models, "a second opinion", opinion, opinion.get("file"), opts
+            )
+            self._opinion = (session, opinion["looks"])
         classifiers = [("dice-faces.onnx", self._faces)]
         if self._opinion is not None:
             classifiers.append((opinion["file"], self._opinion[0]))
@@ -483,27 +471,41 @@ class DiceReader:
         self._coarse = None
         coarse = card.get("coarse_detector")
         if coarse is not None:
-            named = models / str(coarse)
-            try:
-                session = ort.InferenceSession(str(named), opts, providers=["CPUExecutionProvider"])
-            except Exception as exc:  # onnxruntime raises its own exception types
-                raise VisionError(
-                    f"{models / 'dice.json'} names a coarse detector {coarse!r}, but it "
-                    f"cannot be loaded ({exc}): put back the models that came with this "
-                    "card, or reinstall the package",
-                    code="vision/card-mismatch",
-                ) from exc
+            session = self._card_model(models, "a coarse detector", coarse, coarse, opts)
             feed, coarse_side = detector_input(session)
             if isinstance(coarse_side, int):
-                raise VisionError(
-                    f"{models / 'dice.json'} names a coarse detector {coarse!r}, but it "
-                    f"reads only {coarse_side}x{coarse_side} pictures; the coarse pass needs "
-                    "one exported with a free input side: put back the models that came "
-                    "with this card, or run `make model`",
-                    code="vision/card-mismatch",
+                raise self._card_refuses(
+                    models,
+                    "a coarse detector",
+                    coarse,
+                    f"it reads only {coarse_side}x{coarse_side} pictures; the coarse pass "
+                    "needs one exported with a free input side",
                 )
             self._coarse = (session, feed)
             self.coarse_size = COARSE_SIZE
+
+    @staticmethod
+    def _card_refuses(models: Path, what: str, named, wrong: str) -> VisionError:
+        """The error for a card naming a helper model (``what``: "a second opinion", "a
+        coarse detector") that this reader cannot use, saying ``wrong``."""
+        return VisionError(
+            f"{models / 'dice.json'} names {what} {named!r}, but {wrong}: put back the "
+            "models that came with this card, or reinstall the package",
+            code="vision/card-mismatch",
+        )
+
+    def _card_model(self, models: Path, what: str, named, file, opts):
+        """Loads the ONNX ``file`` in ``models`` that the card names as ``what`` (its entry
+        ``named``), or refuses the card: no such file, or one onnxruntime cannot load."""
+        import onnxruntime as ort
+
+        path = models / str(file or "")
+        if not file or not path.is_file():
+            raise self._card_refuses(models, what, named, f"there is no file {path}")
+        try:
+            return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+        except Exception as exc:  # onnxruntime raises its own exception types
+            raise self._card_refuses(models, what, named, f"it cannot be loaded ({exc})") from exc
 
     def detect(
         self, img: np.ndarray, threshold: float | None = None, size: int | None = None

@@ -580,11 +580,16 @@ def test_a_die_still_unsure_is_given_the_second_opinion(tmp_path):
 @pytest.mark.parametrize(
     "opinion, wrong",
     [
-        ({"file": "no-such.onnx", "looks": "turns"}, "there is no classifier file .*no-such"),
+        ({"file": "no-such.onnx", "looks": "turns"}, "there is no file .*no-such"),
+        ({"looks": "turns"}, "there is no file"),
+        ({"file": "dice.json", "looks": "turns"}, r"it cannot be loaded \("),
         ({"file": "dice-opinion.onnx", "looks": "sideways"}, "its looks are not turns or upright"),
     ],
 )
 def test_a_card_whose_second_opinion_is_not_there_is_refused(tmp_path, opinion, wrong):
+    """A card naming a second opinion that is missing, is not a model onnxruntime can load,
+    or is read in looks this reader does not know, is refused as a mismatched card, as a
+    card naming such a coarse detector is (below)."""
     models = with_opinion(tmp_path, opinion)
     with pytest.raises(VisionError, match=f"names a second opinion .*, but {wrong}") as err:
         DiceReader(models)
@@ -642,7 +647,8 @@ def test_the_card_may_name_a_detector_of_its_own_for_the_coarse_pass(tmp_path):
 @pytest.mark.parametrize(
     "name, wrong",
     [
-        ("no-such.onnx", r"cannot be loaded"),
+        ("no-such.onnx", r"there is no file .*no-such"),
+        ("dice.json", r"it cannot be loaded \("),
         ("dice-faces.onnx", r"reads only 48x48 pictures; the coarse pass needs one exported"),
     ],
 )
