@@ -107,6 +107,17 @@ class TrainFrames(CalibrationDataReader):
         return None if frame is None else {"image": frame}
 
 
+def prune(graph) -> None:
+    """Drops the constants (Constant nodes and initializers) no node of ``graph`` reads any
+    more, once its input's conversion or quantizer has been folded away."""
+    used = {i for n in graph.node for i in n.input} | {o.name for o in graph.output}
+    for n in [n for n in graph.node if n.op_type == "Constant" and n.output[0] not in used]:
+        graph.node.remove(n)
+    kept = [i for i in graph.initializer if i.name in used]
+    graph.ClearField("initializer")
+    graph.initializer.extend(kept)
+
+
 def bytes_in(model) -> None:
     """Make the float detector ``model`` read BGR bytes as floats (0..255) where it read RGB
     in 0..1: the channel order, the scale and any constant Sub, Div, Mul or Add on its input
@@ -164,10 +175,7 @@ def bytes_in(model) -> None:
     graph.initializer.append(numpy_helper.from_array(bias.astype(np.float32), bias_name))
     if len(conv.input) == 2:
         conv.input.append(bias_name)
-    used = {i for n in graph.node for i in n.input}
-    constants = [n for n in graph.node if n.op_type == "Constant" and n.output[0] not in used]
-    for n in constants:
-        graph.node.remove(n)
+    prune(graph)
 
 
 def takes_bytes(model) -> None:
@@ -195,10 +203,7 @@ def takes_bytes(model) -> None:
         ]
     )
     graph.node.remove(q)
-    used = {i for n in graph.node for i in n.input}
-    kept = [i for i in graph.initializer if i.name in used]
-    graph.ClearField("initializer")
-    graph.initializer.extend(kept)
+    prune(graph)
     graph.input[0].type.tensor_type.elem_type = TensorProto.UINT8
 
 

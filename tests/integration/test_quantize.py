@@ -271,8 +271,10 @@ def tiny_detector(path: Path, offset: bool = True, stride: int = 2) -> Path:
                 "Constant", [], ["half"], value=numpy_helper.from_array(np.array(0.5, np.float32))
             ),
             helper.make_node("Sub", ["image", "half"], ["centred"]),
-            helper.make_node("Div", ["centred", "half"], ["x"]),
+            helper.make_node("Div", ["centred", "scale"], ["x"]),
         ]
+        # one constant a node, one an initializer: an exporter writes either
+        inits.append(numpy_helper.from_array(np.array(0.5, np.float32), "scale"))
     else:
         nodes[0].input[0] = "image"
     free = ["n", 3, "height", "width"]
@@ -317,6 +319,8 @@ def test_bytes_in_folds_the_input_conversion_into_the_first_convolution(recipe, 
     q.bytes_in(made)
     onnx.checker.check_model(made)
     assert [n.op_type for n in made.graph.node] == ["Conv", "Relu", "Conv"]
+    read = {i for n in made.graph.node for i in n.input}
+    assert all(i.name in read for i in made.graph.initializer)  # the folded constants went
     exported, folded = session(tmp_path / "tiny.onnx"), session(made)
     for frame in golden_frames():
         want = exported.run(None, {"image": to_tensor(frame[None])})[0]
