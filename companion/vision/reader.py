@@ -254,8 +254,12 @@ def far_side_up(view: str, shape: tuple[int, ...], box) -> np.ndarray | None:
         return None
     h, w = shape[:2]
     away = np.arctan2((box[1] + box[3]) / 2 - h / 2, (box[0] + box[2]) / 2 - w / 2)
-    turn = -np.pi / 2 - away  # the angle that takes the direction away from the centre to up
-    c, s = np.cos(turn), np.sin(turn)
+    return turn_matrix(-np.pi / 2 - away)  # takes the direction away from the centre to up
+
+
+def turn_matrix(angle: float) -> np.ndarray:
+    """The 2x2 matrix that turns a point by ``angle`` radians (a ``crop_die`` shape)."""
+    c, s = np.cos(angle), np.sin(angle)
     return np.array([[c, -s], [s, c]])
 
 

@@ -206,10 +206,7 @@ def sample_crop(rng, img, box, amount):
         turn = rng.uniform(0, 2 * np.pi)
     phi = rng.uniform(0, np.pi)
     squash = rng.uniform(0.7, 1.0) if rng.random() < 0.4 else 1.0
-
-    def rot(a):
-        return np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
-
+    rot = R.turn_matrix
     shape = rot(turn) @ rot(-phi) @ np.diag([1.0, squash]) @ rot(phi)
     crop = R.crop_die(np.asarray(img), box, R.CROP_SIZE, shape=shape)
     return crop.view(Upright) if upright else crop
