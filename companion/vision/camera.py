@@ -205,7 +205,10 @@ class PiCamera:
             yuv = self._cam.capture_array("lores")  # planar I420, height * 3/2 rows
         except Exception as exc:
             raise explain(exc, "the Pi camera") from exc
-        return cv2.cvtColor(yuv, cv2.COLOR_YUV2BGR_I420)
+        # Each row is the stream's stride wide: its width rounded up to what the ISP writes
+        # (on a Pi 5 to 128 bytes; 640 needs no padding, 704 would be 768). The planes keep
+        # that stride, so the picture converts as a wider one whose extra columns are cut off.
+        return cv2.cvtColor(yuv, cv2.COLOR_YUV2BGR_I420)[:, : self.size[0]]
 
     def close(self) -> None:
         try:

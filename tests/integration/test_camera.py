@@ -137,6 +137,25 @@ def test_the_pi_camera_focuses_when_its_module_can(monkeypatch, can_focus):
     assert fake.set == ([{"AfMode": 2}] if can_focus else [])
 
 
+@pytest.mark.parametrize("stride", [640, 768])
+def test_the_pi_camera_reads_its_analysis_stream_as_a_bgr_frame(monkeypatch, stride):
+    """The lores stream comes as planar I420 rows of the stream's stride, which the ISP may
+    round up past the width (704 to 768 on a Pi 5: picamera2 issue 1182): the frame is the
+    picture's own width, its padding cut off, in the colours the camera saw."""
+    rng = np.random.default_rng(4)
+    seen = rng.integers(0, 256, (480, 640, 3), np.uint8)
+    padded = np.zeros((480, stride, 3), np.uint8)
+    padded[:, :640] = seen
+    padded[:, 640:] = (0, 0, 255)  # the padding: whatever the buffer held
+    fake = FakePicamera2({})
+    fake.capture_array = lambda name: cv2.cvtColor(padded, cv2.COLOR_BGR2YUV_I420)
+    monkeypatch.setitem(sys.modules, "picamera2", types.SimpleNamespace(Picamera2=lambda: fake))
+    frame = PiCamera().read()
+    # what I420 keeps of the picture alone (it halves the colour's resolution)
+    kept = cv2.cvtColor(cv2.cvtColor(seen, cv2.COLOR_BGR2YUV_I420), cv2.COLOR_YUV2BGR_I420)
+    assert frame.shape == (480, 640, 3) and np.array_equal(frame, kept)
+
+
 @pytest.mark.parametrize(
     "message, code",
     [
