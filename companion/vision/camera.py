@@ -178,8 +178,14 @@ class PiCamera:
         self.size = analysis_size
         try:
             self._cam = Picamera2()
+            # The lores stream is scaled from the main stream's crop of the sensor (on a Pi 4
+            # always the same crop: rpicam-apps' --lores-par is Pi 5 only), so a main stream of
+            # another shape would stretch it: picamera2's default main is 1280x720, and a
+            # 640x480 lores of that is squashed to three quarters of its width, every die with
+            # it. The main stream takes the lores shape, at twice its size.
             config = self._cam.create_video_configuration(
-                lores={"size": analysis_size, "format": "YUV420"}
+                main={"size": (2 * analysis_size[0], 2 * analysis_size[1])},
+                lores={"size": analysis_size, "format": "YUV420"},
             )
             self._cam.configure(config)
             self._cam.start()

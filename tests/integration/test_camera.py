@@ -133,7 +133,11 @@ def test_the_pi_camera_focuses_when_its_module_can(monkeypatch, can_focus):
     monkeypatch.setitem(sys.modules, "picamera2", picamera2)
     monkeypatch.setitem(sys.modules, "libcamera", libcamera)
     PiCamera()
-    assert fake.config == {"lores": {"size": (640, 480), "format": "YUV420"}}
+    # the main stream has the analysis frame's shape, so the frame is not stretched
+    assert fake.config == {
+        "main": {"size": (1280, 960)},
+        "lores": {"size": (640, 480), "format": "YUV420"},
+    }
     assert fake.set == ([{"AfMode": 2}] if can_focus else [])
 
 
