@@ -71,6 +71,8 @@ def check_camera(spec: str, opener: Callable | None = None, frames: list | None 
             "libcamera-hello/rpicam-hello), then run doctor again",
             "camera/missing": "check the ribbon cable (contacts facing the board), that the "
             "camera is enabled, and `rpicam-hello --list-cameras`",
+            "camera/stalled": "reseat the ribbon cable at both ends, keep it short and away "
+            "from the power cable, use the Pi's own power supply, then `rpicam-hello -t 10000`",
         }
         return Check("camera", "FAIL", exc.message, fix.get(exc.code, "check [camera] source"))
     if frames is not None:

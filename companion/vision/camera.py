@@ -164,6 +164,11 @@ class CaptureCamera:
 class PiCamera:
     """The Pi camera via picamera2: a full-size main stream and a 640x480 YUV420 lores stream."""
 
+    # Seconds without a frame before the camera is taken for lost. picamera2 waits for a
+    # frame for ever, and a loose ribbon cable (or a stalled sensor) stops the frames without
+    # an error (picamera2 issues 794 and 962); the camera runs at 30 frames a second.
+    frame_timeout = 5.0
+
     def __init__(self, analysis_size: tuple[int, int] = (640, 480)):
         self.name = "pi"
         try:
@@ -208,7 +213,15 @@ class PiCamera:
 
     def read(self) -> np.ndarray:
         try:
-            yuv = self._cam.capture_array("lores")  # planar I420, height * 3/2 rows
+            job = self._cam.capture_array("lores", wait=False)  # a picamera2 Job
+            yuv = job.get_result(timeout=self.frame_timeout)  # planar I420, height * 3/2 rows
+        except TimeoutError as exc:  # the Job's Future raises the builtin one (Python 3.11)
+            raise CameraError(
+                f"the Pi camera gave no frame for {self.frame_timeout:g} s: check that its "
+                "ribbon cable is pushed fully into both connectors, latches closed; the "
+                "device keeps retrying",
+                code="camera/stalled",
+            ) from exc
         except Exception as exc:
             raise explain(exc, "the Pi camera") from exc
         # Each row is the stream's stride wide: its width rounded up to what the ISP writes

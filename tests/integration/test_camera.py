@@ -4,6 +4,7 @@ import os
 import subprocess
 import sys
 import types
+from concurrent.futures import Future
 
 import cv2
 import numpy as np
@@ -121,6 +122,22 @@ class FakePicamera2:
     def set_controls(self, controls):
         self.set.append(controls)
 
+    frame = None  # what the lores stream gives: an I420 array, or None for no frame at all
+
+    def capture_array(self, name, wait=None):
+        """As picamera2's: with wait=False, a Job whose result is the next frame."""
+        assert name == "lores" and wait is False
+        done = Future()
+        if self.frame is not None:
+            done.set_result(self.frame)
+        return types.SimpleNamespace(get_result=lambda timeout=None: done.result(timeout))
+
+    def stop(self):
+        pass
+
+    def close(self):
+        pass
+
 
 @pytest.mark.parametrize("can_focus", [True, False])
 def test_the_pi_camera_focuses_when_its_module_can(monkeypatch, can_focus):
@@ -152,12 +169,35 @@ def test_the_pi_camera_reads_its_analysis_stream_as_a_bgr_frame(monkeypatch, str
     padded[:, :640] = seen
     padded[:, 640:] = (0, 0, 255)  # the padding: whatever the buffer held
     fake = FakePicamera2({})
-    fake.capture_array = lambda name: cv2.cvtColor(padded, cv2.COLOR_BGR2YUV_I420)
+    fake.frame = cv2.cvtColor(padded, cv2.COLOR_BGR2YUV_I420)
     monkeypatch.setitem(sys.modules, "picamera2", types.SimpleNamespace(Picamera2=lambda: fake))
     frame = PiCamera().read()
     # what I420 keeps of the picture alone (it halves the colour's resolution)
     kept = cv2.cvtColor(cv2.cvtColor(seen, cv2.COLOR_BGR2YUV_I420), cv2.COLOR_YUV2BGR_I420)
     assert frame.shape == (480, 640, 3) and np.array_equal(frame, kept)
+
+
+def test_a_pi_camera_that_stops_giving_frames_is_lost_and_tried_again(monkeypatch):
+    """picamera2 waits for a frame for ever; a camera whose frames stop (a loose ribbon) is
+    given up after its frame timeout, said on the pages, and opened again."""
+    fake = FakePicamera2({})
+    opened = []
+    monkeypatch.setitem(
+        sys.modules,
+        "picamera2",
+        types.SimpleNamespace(Picamera2=lambda: opened.append(1) or fake),
+    )
+    monkeypatch.setattr(PiCamera, "frame_timeout", 0.05)
+    fake.frame = np.zeros((720, 640), np.uint8)
+    now = [0.0]
+    supervisor = CameraSupervisor(PiCamera, retry_every=2.0, clock=lambda: now[0])
+    assert supervisor.read() is not None and supervisor.status == "ok"
+    fake.frame = None  # the frames stop
+    assert supervisor.read() is None
+    assert supervisor.status == "camera/stalled" and "ribbon cable" in supervisor.problem
+    now[0] = 3.0
+    fake.frame = np.zeros((720, 640), np.uint8)  # pushed back in
+    assert supervisor.read() is not None and supervisor.status == "ok" and len(opened) == 2
 
 
 @pytest.mark.parametrize(

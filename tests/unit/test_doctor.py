@@ -45,6 +45,15 @@ def test_a_missing_camera_says_to_check_the_cable():
     assert c.level == "FAIL" and "ribbon cable" in c.fix
 
 
+def test_a_camera_that_gives_no_frame_says_what_stalls_one():
+    class Stalled(Fake):
+        def read(self):
+            raise CameraError("the Pi camera gave no frame for 5 s", code="camera/stalled")
+
+    c = doctor.check_camera("usb:0", lambda spec: Stalled())  # "pi" needs picamera2 first
+    assert c.level == "FAIL" and "no frame" in c.detail and "reseat the ribbon" in c.fix
+
+
 def test_a_working_camera_reports_its_frame_size():
     c = doctor.check_camera("usb:0", lambda spec: Fake())
     assert (c.level, c.detail) == ("ok", "usb:0 gives 640x480 frames")
