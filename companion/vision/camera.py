@@ -182,15 +182,21 @@ class PiCamera:
             ) from exc
         self.size = analysis_size
         try:
+            from libcamera import ColorSpace  # comes with picamera2
+
             self._cam = Picamera2()
             # The lores stream is scaled from the main stream's crop of the sensor (on a Pi 4
             # always the same crop: rpicam-apps' --lores-par is Pi 5 only), so a main stream of
             # another shape would stretch it: picamera2's default main is 1280x720, and a
             # 640x480 lores of that is squashed to three quarters of its width, every die with
-            # it. The main stream takes the lores shape, at twice its size.
+            # it. The main stream takes the lores shape, at twice its size. Both streams are
+            # encoded as BT.601 at video levels (SMPTE 170M), which is what OpenCV's I420
+            # conversion decodes; picamera2 would pick Rec. 709 for a main stream this wide,
+            # and a 709 picture decoded as 601 shifts the colours a dot face is told by.
             config = self._cam.create_video_configuration(
                 main={"size": (2 * analysis_size[0], 2 * analysis_size[1])},
                 lores={"size": analysis_size, "format": "YUV420"},
+                colour_space=ColorSpace.Smpte170m(),
             )
             self._cam.configure(config)
             self._cam.start()

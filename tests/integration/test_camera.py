@@ -139,23 +139,37 @@ class FakePicamera2:
         pass
 
 
+def fake_pi(monkeypatch, controls=None) -> list[FakePicamera2]:
+    """picamera2 and libcamera as this machine has neither: each Picamera2() made is a new
+    FakePicamera2 with ``controls``, added to the list returned."""
+    made = []
+
+    def new():
+        made.append(FakePicamera2(controls or {}))
+        return made[-1]
+
+    libcamera = types.SimpleNamespace(
+        controls=types.SimpleNamespace(AfModeEnum=types.SimpleNamespace(Continuous=2)),
+        ColorSpace=types.SimpleNamespace(Smpte170m=lambda: "SMPTE 170M"),
+    )
+    monkeypatch.setitem(sys.modules, "picamera2", types.SimpleNamespace(Picamera2=new))
+    monkeypatch.setitem(sys.modules, "libcamera", libcamera)
+    return made
+
+
 @pytest.mark.parametrize("can_focus", [True, False])
 def test_the_pi_camera_focuses_when_its_module_can(monkeypatch, can_focus):
     controls = {"AfMode": (0, 2, 0)} if can_focus else {"ExposureTime": (0, 1, 0)}
-    fake = FakePicamera2(controls)
-    picamera2 = types.SimpleNamespace(Picamera2=lambda: fake)
-    libcamera = types.SimpleNamespace(
-        controls=types.SimpleNamespace(AfModeEnum=types.SimpleNamespace(Continuous=2))
-    )
-    monkeypatch.setitem(sys.modules, "picamera2", picamera2)
-    monkeypatch.setitem(sys.modules, "libcamera", libcamera)
+    made = fake_pi(monkeypatch, controls)
     PiCamera()
-    # the main stream has the analysis frame's shape, so the frame is not stretched
-    assert fake.config == {
+    # the main stream has the analysis frame's shape, so the frame is not stretched; and
+    # the colours are encoded as OpenCV's I420 conversion decodes them
+    assert made[0].config == {
         "main": {"size": (1280, 960)},
         "lores": {"size": (640, 480), "format": "YUV420"},
+        "colour_space": "SMPTE 170M",
     }
-    assert fake.set == ([{"AfMode": 2}] if can_focus else [])
+    assert made[0].set == ([{"AfMode": 2}] if can_focus else [])
 
 
 @pytest.mark.parametrize("stride", [640, 768])
@@ -168,10 +182,10 @@ def test_the_pi_camera_reads_its_analysis_stream_as_a_bgr_frame(monkeypatch, str
     padded = np.zeros((480, stride, 3), np.uint8)
     padded[:, :640] = seen
     padded[:, 640:] = (0, 0, 255)  # the padding: whatever the buffer held
-    fake = FakePicamera2({})
-    fake.frame = cv2.cvtColor(padded, cv2.COLOR_BGR2YUV_I420)
-    monkeypatch.setitem(sys.modules, "picamera2", types.SimpleNamespace(Picamera2=lambda: fake))
-    frame = PiCamera().read()
+    made = fake_pi(monkeypatch)
+    camera = PiCamera()
+    made[0].frame = cv2.cvtColor(padded, cv2.COLOR_BGR2YUV_I420)
+    frame = camera.read()
     # what I420 keeps of the picture alone (it halves the colour's resolution)
     kept = cv2.cvtColor(cv2.cvtColor(seen, cv2.COLOR_BGR2YUV_I420), cv2.COLOR_YUV2BGR_I420)
     assert frame.shape == (480, 640, 3) and np.array_equal(frame, kept)
@@ -180,24 +194,17 @@ def test_the_pi_camera_reads_its_analysis_stream_as_a_bgr_frame(monkeypatch, str
 def test_a_pi_camera_that_stops_giving_frames_is_lost_and_tried_again(monkeypatch):
     """picamera2 waits for a frame for ever; a camera whose frames stop (a loose ribbon) is
     given up after its frame timeout, said on the pages, and opened again."""
-    fake = FakePicamera2({})
-    opened = []
-    monkeypatch.setitem(
-        sys.modules,
-        "picamera2",
-        types.SimpleNamespace(Picamera2=lambda: opened.append(1) or fake),
-    )
+    made = fake_pi(monkeypatch)
     monkeypatch.setattr(PiCamera, "frame_timeout", 0.05)
-    fake.frame = np.zeros((720, 640), np.uint8)
+    monkeypatch.setattr(FakePicamera2, "frame", np.zeros((720, 640), np.uint8))  # all give frames
     now = [0.0]
     supervisor = CameraSupervisor(PiCamera, retry_every=2.0, clock=lambda: now[0])
     assert supervisor.read() is not None and supervisor.status == "ok"
-    fake.frame = None  # the frames stop
+    made[0].frame = None  # the frames stop
     assert supervisor.read() is None
     assert supervisor.status == "camera/stalled" and "ribbon cable" in supervisor.problem
-    now[0] = 3.0
-    fake.frame = np.zeros((720, 640), np.uint8)  # pushed back in
-    assert supervisor.read() is not None and supervisor.status == "ok" and len(opened) == 2
+    now[0] = 3.0  # the cable pushed back in: the next read opens the camera again
+    assert supervisor.read() is not None and supervisor.status == "ok" and len(made) == 2
 
 
 @pytest.mark.parametrize(
