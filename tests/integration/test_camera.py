@@ -165,7 +165,7 @@ def test_the_pi_camera_focuses_when_its_module_can(monkeypatch, can_focus):
     # the main stream has the analysis frame's shape, so the frame is not stretched; and
     # the colours are encoded as OpenCV's I420 conversion decodes them
     assert made[0].config == {
-        "main": {"size": (1280, 960)},
+        "main": {"size": (1280, 960), "format": "YUV420"},
         "lores": {"size": (640, 480), "format": "YUV420"},
         "colour_space": "SMPTE 170M",
     }
