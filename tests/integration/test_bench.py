@@ -42,3 +42,4 @@ def test_the_camera_loop_benchmark_reports_one_roll_and_each_phase():
     assert (out["rolls_reported"], out["rolls_read_right"]) == (1, 1)
     assert out["moving_frames"] > 0 and out["reading_frames"] > 0 and out["at_rest_frames"] > 0
     assert out["frames"] == out["moving_frames"] + out["reading_frames"] + out["at_rest_frames"]
+    assert 50 < out["rss_mb_max"] < 4000  # the reader's models alone take tens of MB
