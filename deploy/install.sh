@@ -18,6 +18,7 @@ PREFIX="$ROOT/opt/companion"
 DATA="$ROOT/var/lib/companion"
 CONFIG_DIR="$ROOT/etc/companion"
 UNIT="$ROOT/etc/systemd/system/companion.service"
+COMMAND="$ROOT/usr/local/bin/companion"  # on the PATH, for `companion doctor` and the rest
 SERVICE_USER=companion
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 SOURCE="$(dirname "$HERE")"
@@ -51,6 +52,9 @@ if [ "$UNINSTALL" = 1 ]; then
     rm -f "$UNIT"
     if systemd_on; then systemctl daemon-reload; fi
     rm -rf "$PREFIX"
+    if [ -L "$COMMAND" ] && [ "$(readlink "$COMMAND")" = "$PREFIX/venv/bin/companion" ]; then
+        rm -f "$COMMAND"
+    fi
     say "removed the service and $PREFIX"
     if [ "$PURGE" = 1 ]; then
         rm -rf "$DATA" "$CONFIG_DIR"
@@ -107,6 +111,8 @@ if [ ! -x "$PREFIX/venv/bin/python" ]; then
     python3 -m venv --system-site-packages "$PREFIX/venv"
 fi
 "$PREFIX/venv/bin/pip" install --quiet --upgrade "$SOURCE"
+mkdir -p "$(dirname "$COMMAND")"
+ln -sfn "$PREFIX/venv/bin/companion" "$COMMAND"
 if [ -f "$SOURCE/README.md" ]; then cp "$SOURCE/README.md" "$PREFIX/README.md"; fi
 
 mkdir -p "$DATA"

@@ -144,6 +144,10 @@ def test_install_script_is_idempotent_and_uninstall_keeps_the_games(wheel, tmp_p
     assert 'source = "pi"' in config.read_text()
     assert (root / "etc" / "systemd" / "system" / "companion.service").exists()
     assert (root / "opt" / "companion" / "venv" / "bin" / "companion").exists()
+    # `companion doctor` is a command on the PATH
+    command = root / "usr" / "local" / "bin" / "companion"
+    on_path = subprocess.run([command, "--help"], capture_output=True, text=True, timeout=60)
+    assert on_path.returncode == 0 and "doctor" in on_path.stdout, on_path.stderr
     # a game and an edited config survive a second run (the upgrade path)
     (root / "var" / "lib" / "companion" / "games.db").write_bytes(b"keep me")
     config.write_text(config.read_text() + "\n# edited by hand\n")
@@ -154,7 +158,7 @@ def test_install_script_is_idempotent_and_uninstall_keeps_the_games(wheel, tmp_p
     assert (root / "var" / "lib" / "companion" / "games.db").read_bytes() == b"keep me"
     gone = install("--uninstall")
     assert gone.returncode == 0, gone.stderr
-    assert not (root / "opt" / "companion").exists()
+    assert not (root / "opt" / "companion").exists() and not command.is_symlink()
     assert (root / "var" / "lib" / "companion" / "games.db").exists() and config.exists()
     purge = install("--uninstall", "--purge")
     assert purge.returncode == 0 and not (root / "var" / "lib" / "companion").exists()
