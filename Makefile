@@ -26,7 +26,7 @@ $(CHROMIUM) $(SHELLCHECK):
 # The Pi's own CPUs, emulated (tests/integration/test_arm64.py): Debian's arm64 Python and
 # the aarch64 wheels pip installs on a Pi, run by qemu-aarch64 (installed when missing).
 ARM64 := .arm64
-$(ARM64)/site: pyproject.toml tests/arm64/root.sh $(STAMP)
+$(ARM64)/site: pyproject.toml tests/arm64/root.sh deploy/constraints.sh $(STAMP)
 	tests/arm64/root.sh $(ARM64) $(BIN)/python
 
 run: $(STAMP)

@@ -91,7 +91,7 @@ if [ "${SKIP_APT:-0}" != 1 ]; then
     say "installing system packages (picamera2, lgpio, venv)"
     apt-get update -qq
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-        python3-venv python3-pip python3-picamera2 python3-lgpio
+        python3-venv python3-pip python3-picamera2 python3-lgpio python3-numpy
 fi
 
 if [ "${SKIP_USER:-0}" != 1 ]; then
@@ -110,7 +110,15 @@ if [ ! -x "$PREFIX/venv/bin/python" ]; then
     # --system-site-packages: picamera2 and lgpio come from apt, not from pip
     python3 -m venv --system-site-packages "$PREFIX/venv"
 fi
-"$PREFIX/venv/bin/pip" install --quiet --upgrade "$SOURCE"
+# The venv keeps the system's numpy, which apt's picamera2 was built with (constraints.sh).
+constraints="$(mktemp)"
+trap 'rm -f "$constraints"' EXIT
+system_numpy="$(python3 -c 'import numpy; print(numpy.__version__)' 2>/dev/null || true)"
+if [ -n "$system_numpy" ]; then
+    "$HERE/constraints.sh" "$system_numpy" >"$constraints"
+    say "keeping the system's numpy $system_numpy for picamera2"
+fi
+"$PREFIX/venv/bin/pip" install --quiet --upgrade -c "$constraints" "$SOURCE"
 mkdir -p "$(dirname "$COMMAND")"
 ln -sfn "$PREFIX/venv/bin/companion" "$COMMAND"
 if [ -f "$SOURCE/README.md" ]; then cp "$SOURCE/README.md" "$PREFIX/README.md"; fi

@@ -1,9 +1,10 @@
 """The dice reader on a Raspberry Pi's own CPUs, emulated.
 
 There is no Pi here. `make test` builds ``.arm64/`` (``tests/arm64/root.sh``): Debian
-Bookworm's arm64 Python 3.11, which 64-bit Raspberry Pi OS Bookworm is built on, and the
-aarch64 wheels pip installs on a Pi, at .venv's versions; the tests add this work tree's
-own wheel.
+Bookworm's arm64 Python 3.11 and numpy (1.24), which 64-bit Raspberry Pi OS Bookworm is
+built on, and the aarch64 wheels deploy/install.sh has pip install on a Pi: held to that
+numpy (deploy/constraints.sh), so OpenCV 4.11 where .venv may have a later one, the rest at
+.venv's versions; the tests add this work tree's own wheel.
 qemu-aarch64 runs it as a Pi Zero 2 W's Cortex-A53, a Pi 4's Cortex-A72 and a Pi 5's
 Cortex-A76: the instructions each core has, not its speed, so no timing is taken here.
 """
@@ -79,8 +80,10 @@ def test_a_pi_reads_the_golden_photos_as_this_machine_does(cpu, here):
         # sums back into 8 bits (a float scale, then rounding) a little differently: a heat
         # or a size may move by one step, so a box edge by a pixel. The classifier is held
         # to the same crop: where a box moved, this machine reads the core's box, and the
-        # confidence must agree in its second place (the classifier's integers turn back
-        # into probabilities in floating point, whose last bits differ).
+        # confidence must agree within 0.02: the classifier's integers turn back into
+        # probabilities in floating point, whose last bits differ, and the Pi's OpenCV 4.11
+        # shrinks a crop a little differently from a later one here (OpenCV 5.0: up to
+        # 0.011 apart on these photos; the same OpenCV on both: within 0.01).
         assert [d["value"] for d in r["dice"]] == [d["value"] for d in e["dice"]], r["image"]
         for a, b in zip(r["dice"], e["dice"], strict=True):
             moved = max(abs(x - y) for x, y in zip(a["box"], b["box"], strict=True))
@@ -88,7 +91,7 @@ def test_a_pi_reads_the_golden_photos_as_this_machine_does(cpu, here):
             if moved:
                 (b,) = here_at(r["image"], a["box"])
             assert b["value"] == a["value"], (r["image"], a, b)
-            assert abs(a["confidence"] - b["confidence"]) <= 0.01, (r["image"], a, b)
+            assert abs(a["confidence"] - b["confidence"]) <= 0.02, (r["image"], a, b)
 
 
 def here_at(image: str, box: list[int]) -> list[dict]:
@@ -101,14 +104,23 @@ def here_at(image: str, box: list[int]) -> list[dict]:
 
 
 def test_the_emulated_pi_is_aarch64_with_the_pinned_onnxruntime(here):
+    """... and with the system's numpy, Debian's 1.24 (the one apt's picamera2 was built
+    with), which holds OpenCV to 4.11 (deploy/constraints.sh)."""
     cwd, _ = here
-    code = "import platform, onnxruntime; print(platform.machine(), onnxruntime.__version__)"
+    code = (
+        "import platform, onnxruntime, numpy, cv2; print(platform.machine(), "
+        "onnxruntime.__version__, numpy.__version__, numpy.__file__, cv2.__version__)"
+    )
     done = on_pi(CPUS["pi-4"], ["-c", code], cwd)
     assert done.returncode == 0, done.stderr
     with (REPO / "pyproject.toml").open("rb") as f:
         needs = tomllib.load(f)["project"]["dependencies"]
     pinned = next(d.split("==")[1] for d in needs if d.startswith("onnxruntime=="))
-    assert done.stdout.split() == ["aarch64", pinned]
+    machine, onnxruntime, numpy, where, opencv = done.stdout.split()
+    assert (machine, onnxruntime) == ("aarch64", pinned)
+    debian = ARM64 / "root" / "usr" / "lib" / "python3" / "dist-packages"
+    assert numpy.startswith("1.") and Path(where).is_relative_to(debian), where
+    assert opencv.startswith("4.11."), opencv
 
 
 def test_the_emulated_pi_4_catches_the_onnxruntime_that_dies_on_one(here):

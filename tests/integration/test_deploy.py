@@ -19,6 +19,7 @@ pytestmark = pytest.mark.integration
 REPO = Path(__file__).parents[2]
 SCRIPTS = [
     REPO / "deploy" / "install.sh",
+    REPO / "deploy" / "constraints.sh",
     REPO / ".ci" / "run",
     REPO / "tests" / "arm64" / "root.sh",
 ]
@@ -140,6 +141,10 @@ def test_install_script_is_idempotent_and_uninstall_keeps_the_games(wheel, tmp_p
 
     first = install("--source", str(wheel))
     assert first.returncode == 0, first.stdout + first.stderr
+    system = subprocess.run(["python3", "-c", "import numpy; print(numpy.__version__)"],
+                            capture_output=True, text=True)  # fmt: skip
+    if system.returncode == 0:  # the venv keeps it, as a Pi's keeps the numpy apt gave
+        assert f"keeping the system's numpy {system.stdout.strip()}" in first.stdout
     config = root / "etc" / "companion" / "config.toml"
     assert 'source = "pi"' in config.read_text()
     assert (root / "etc" / "systemd" / "system" / "companion.service").exists()
@@ -162,6 +167,22 @@ def test_install_script_is_idempotent_and_uninstall_keeps_the_games(wheel, tmp_p
     assert (root / "var" / "lib" / "companion" / "games.db").exists() and config.exists()
     purge = install("--uninstall", "--purge")
     assert purge.returncode == 0 and not (root / "var" / "lib" / "companion").exists()
+
+
+@pytest.mark.parametrize(
+    "numpy, opencv",
+    [("1.24.2", "opencv-python-headless<4.12"), ("2.2.4", None)],
+    ids=["bookworm", "numpy-2"],
+)
+def test_the_venv_is_held_to_the_numpy_apts_picamera2_was_built_with(numpy, opencv):
+    """Over Bookworm's numpy 1.24 a current OpenCV would pull numpy 2 into the venv, and
+    picamera2 (simplejpeg) would no longer import: the venv keeps the system's numpy, and
+    over a numpy 1 the last OpenCV that runs on it (4.11.0.86 asks numpy>=1.23.5 on
+    Python 3.11; 4.12 asks numpy>=2)."""
+    made = subprocess.run(
+        [REPO / "deploy" / "constraints.sh", numpy], capture_output=True, text=True, check=True
+    )
+    assert made.stdout.split("\n")[:-1] == [f"numpy=={numpy}", *([opencv] if opencv else [])]
 
 
 def test_install_script_refuses_a_32_bit_system_before_changing_anything(tmp_path):
