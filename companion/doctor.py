@@ -37,6 +37,9 @@ class Check:
         )
 
 
+BROKEN_FIX = "run `sudo deploy/install.sh` again from the clone: it keeps the system's numpy"
+
+
 def check_camera(spec: str, opener: Callable | None = None, frames: list | None = None) -> Check:
     """Whether the camera gives frames; the frame it read is added to ``frames`` if given."""
     from companion.vision.camera import CameraError, open_camera
@@ -59,6 +62,15 @@ def check_camera(spec: str, opener: Callable | None = None, frames: list | None 
                 "sudo apt install python3-picamera2, and make the virtual environment "
                 "with --system-site-packages (deploy/install.sh does both)",
             )
+        except Exception as exc:  # installed, but it fails on import
+            from companion.vision.camera import picamera2_broken
+
+            return Check(
+                "camera",
+                "FAIL",
+                picamera2_broken(exc),
+                BROKEN_FIX,
+            )
     try:
         camera = (opener or open_camera)(spec)
         try:
@@ -71,6 +83,7 @@ def check_camera(spec: str, opener: Callable | None = None, frames: list | None 
             "libcamera-hello/rpicam-hello), then run doctor again",
             "camera/missing": "check the ribbon cable (contacts facing the board), that the "
             "camera is enabled, and `rpicam-hello --list-cameras`",
+            "camera/broken": BROKEN_FIX,
             "camera/stalled": "reseat the ribbon cable at both ends, keep it short and away "
             "from the power cable, use the Pi's own power supply, then `rpicam-hello -t 10000`",
         }

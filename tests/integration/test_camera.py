@@ -103,6 +103,28 @@ def test_the_pi_camera_without_picamera2_names_the_package():
         PiCamera()
 
 
+def test_a_picamera2_that_fails_on_import_is_a_camera_error_saying_what_to_do(
+    monkeypatch, tmp_path
+):
+    """picamera2 over a numpy it was not built for fails on import, and not with an
+    ImportError (simplejpeg's check, as picamera2 issue 1088 reports it)."""
+    (tmp_path / "picamera2").mkdir()
+    (tmp_path / "picamera2" / "__init__.py").write_text(
+        "raise ValueError('numpy.dtype size changed, may indicate binary incompatibility. "
+        "Expected 96 from C header, got 88 from PyObject')\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "picamera2", raising=False)
+    with pytest.raises(CameraError, match=r"cannot be imported \(ValueError: numpy.dtype") as err:
+        PiCamera()
+    assert err.value.code == "camera/broken" and "keeps the system's numpy" in err.value.message
+    from companion import doctor
+
+    check = doctor.check_camera("pi")
+    assert check.level == "FAIL" and "numpy.dtype size changed" in check.detail
+    assert "deploy/install.sh" in check.fix
+
+
 class FakePicamera2:
     """Stands in for picamera2's Picamera2 (this machine has no Pi camera)."""
 
