@@ -132,7 +132,11 @@ def quiet_opencv() -> None:
     retries every few seconds, which would print them again each time. OpenCV's errors
     still show, and so does anything a user asks for with OPENCV_LOG_LEVEL."""
     if "OPENCV_LOG_LEVEL" not in os.environ:
-        cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
+        logging = getattr(cv2.utils, "logging", None)
+        if logging is not None:  # OpenCV 5
+            logging.setLogLevel(logging.LOG_LEVEL_ERROR)
+        else:  # OpenCV 4, as a Pi over Bookworm's numpy has (deploy/constraints.sh)
+            cv2.setLogLevel(2)  # its LOG_LEVEL_ERROR
 
 
 class CaptureCamera:

@@ -123,6 +123,19 @@ def test_the_emulated_pi_is_aarch64_with_the_pinned_onnxruntime(here):
     assert opencv.startswith("4.11."), opencv
 
 
+def test_a_missing_usb_camera_is_said_so_with_the_pis_opencv(here):
+    """OpenCV 4.11, the Pi's, keeps its log level elsewhere than 5.0 does: opening a camera
+    that is not there must still end in our message, not in an AttributeError."""
+    cwd, _ = here
+    code = (
+        "from companion.vision.camera import CameraError, CaptureCamera\n"
+        "try:\n    CaptureCamera(99)\nexcept CameraError as e:\n    print(e)\n"
+    )
+    done = on_pi(CPUS["pi-4"], ["-c", code], cwd)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "no camera at 99: is it plugged in" in done.stdout
+
+
 def test_the_emulated_pi_4_catches_the_onnxruntime_that_dies_on_one(here):
     """onnxruntime 1.21.0 dies with "Illegal instruction" on a Pi 4 (the reason for the pin
     in pyproject.toml): the emulated Cortex-A72 must see that, or the tests above prove
