@@ -123,6 +123,20 @@ def test_the_emulated_pi_is_aarch64_with_the_pinned_onnxruntime(here):
     assert opencv.startswith("4.11."), opencv
 
 
+def test_the_camera_loop_reads_a_roll_with_the_pis_numpy_and_opencv(here):
+    """The device's own loop (a rendered roll replayed through the watcher, the settler and
+    the empty table) on the Pi's numpy 1.24 and OpenCV 4.11: one roll, read right."""
+    cwd, _ = here
+    code = (
+        "import json; from companion.bench_watch import bench_watch; "
+        "print(json.dumps(bench_watch(rest_frames=12)))"
+    )
+    done = on_pi(CPUS["pi-4"], ["-c", code], cwd)
+    assert done.returncode == 0, done.stderr[-2000:]
+    out = json.loads(done.stdout.splitlines()[-1])
+    assert (out["rolls_reported"], out["rolls_read_right"]) == (1, 1)
+
+
 def test_a_missing_usb_camera_is_said_so_with_the_pis_opencv(here):
     """OpenCV 4.11, the Pi's, keeps its log level elsewhere than 5.0 does: opening a camera
     that is not there must still end in our message, not in an AttributeError."""
