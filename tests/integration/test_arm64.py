@@ -49,6 +49,13 @@ def on_pi(cpu: str, args: list[str], cwd: Path, first: list[Path] = ()):
     )
 
 
+def on_pi_4(code: str, cwd: Path) -> str:
+    """What Python ``code`` prints on the emulated Pi 4 (``on_pi``); it must succeed."""
+    done = on_pi(CPUS["pi-4"], ["-c", code], cwd)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout
+
+
 def dice(out: str) -> list[dict]:
     return [json.loads(line) for line in out.splitlines()]
 
@@ -111,12 +118,11 @@ def test_the_emulated_pi_is_aarch64_with_the_pinned_onnxruntime(here):
         "import platform, onnxruntime, numpy, cv2; print(platform.machine(), "
         "onnxruntime.__version__, numpy.__version__, numpy.__file__, cv2.__version__)"
     )
-    done = on_pi(CPUS["pi-4"], ["-c", code], cwd)
-    assert done.returncode == 0, done.stderr
+    printed = on_pi_4(code, cwd)
     with (REPO / "pyproject.toml").open("rb") as f:
         needs = tomllib.load(f)["project"]["dependencies"]
     pinned = next(d.split("==")[1] for d in needs if d.startswith("onnxruntime=="))
-    machine, onnxruntime, numpy, where, opencv = done.stdout.split()
+    machine, onnxruntime, numpy, where, opencv = printed.split()
     assert (machine, onnxruntime) == ("aarch64", pinned)
     debian = ARM64 / "root" / "usr" / "lib" / "python3" / "dist-packages"
     assert numpy.startswith("1.") and Path(where).is_relative_to(debian), where
@@ -131,9 +137,7 @@ def test_the_camera_loop_reads_a_roll_with_the_pis_numpy_and_opencv(here):
         "import json; from companion.bench_watch import bench_watch; "
         "print(json.dumps(bench_watch(rest_frames=12)))"
     )
-    done = on_pi(CPUS["pi-4"], ["-c", code], cwd)
-    assert done.returncode == 0, done.stderr[-2000:]
-    out = json.loads(done.stdout.splitlines()[-1])
+    out = json.loads(on_pi_4(code, cwd).splitlines()[-1])
     assert (out["rolls_reported"], out["rolls_read_right"]) == (1, 1)
 
 
@@ -145,9 +149,7 @@ def test_a_missing_usb_camera_is_said_so_with_the_pis_opencv(here):
         "from companion.vision.camera import CameraError, CaptureCamera\n"
         "try:\n    CaptureCamera(99)\nexcept CameraError as e:\n    print(e)\n"
     )
-    done = on_pi(CPUS["pi-4"], ["-c", code], cwd)
-    assert done.returncode == 0, done.stderr[-2000:]
-    assert "no camera at 99: is it plugged in" in done.stdout
+    assert "no camera at 99: is it plugged in" in on_pi_4(code, cwd)
 
 
 def test_the_emulated_pi_4_catches_the_onnxruntime_that_dies_on_one(here):
