@@ -37,9 +37,6 @@ class Check:
         )
 
 
-BROKEN_FIX = "run `sudo deploy/install.sh` again from the clone: it keeps the system's numpy"
-
-
 def check_camera(spec: str, opener: Callable | None = None, frames: list | None = None) -> Check:
     """Whether the camera gives frames; the frame it read is added to ``frames`` if given."""
     from companion.vision.camera import CameraError, open_camera
@@ -51,26 +48,6 @@ def check_camera(spec: str, opener: Callable | None = None, frames: list | None 
             "no camera configured: rolls are entered by hand",
             'set [camera] source = "pi" (or usb:0) in /etc/companion/config.toml',
         )
-    if spec == "pi":
-        try:
-            import picamera2  # noqa: F401
-        except ImportError:
-            return Check(
-                "camera",
-                "FAIL",
-                "picamera2 is not importable",
-                "sudo apt install python3-picamera2, and make the virtual environment "
-                "with --system-site-packages (deploy/install.sh does both)",
-            )
-        except Exception as exc:  # installed, but it fails on import
-            from companion.vision.camera import picamera2_broken
-
-            return Check(
-                "camera",
-                "FAIL",
-                picamera2_broken(exc),
-                BROKEN_FIX,
-            )
     try:
         camera = (opener or open_camera)(spec)
         try:
@@ -83,7 +60,10 @@ def check_camera(spec: str, opener: Callable | None = None, frames: list | None 
             "libcamera-hello/rpicam-hello), then run doctor again",
             "camera/missing": "check the ribbon cable (contacts facing the board), that the "
             "camera is enabled, and `rpicam-hello --list-cameras`",
-            "camera/broken": BROKEN_FIX,
+            "camera/no-picamera2": "sudo apt install python3-picamera2, and make the virtual "
+            "environment with --system-site-packages (deploy/install.sh does both)",
+            "camera/broken": "run `sudo deploy/install.sh` again from the clone: it keeps the "
+            "system's numpy",
             "camera/stalled": "reseat the ribbon cable at both ends, keep it short and away "
             "from the power cable, use the Pi's own power supply, then `rpicam-hello -t 10000`",
         }

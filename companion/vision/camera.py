@@ -165,17 +165,6 @@ class CaptureCamera:
         self._cap.release()
 
 
-def picamera2_broken(exc: Exception) -> str:
-    """What to say when picamera2 is installed but fails on import with ``exc``: mostly a
-    numpy in the venv other than the system's one it was built with (picamera2 issue 1088)."""
-    return (
-        f"picamera2 is installed but cannot be imported ({type(exc).__name__}: {exc}). If "
-        "it speaks of numpy, the program's venv has another numpy than the system's, which "
-        "apt's picamera2 needs: run `sudo deploy/install.sh` again, which keeps the "
-        "system's numpy"
-    )
-
-
 class PiCamera:
     """The Pi camera via picamera2: a full-size main stream and a 640x480 YUV420 lores stream."""
 
@@ -193,10 +182,17 @@ class PiCamera:
                 "picamera2 is not installed: on Raspberry Pi OS run "
                 "`sudo apt install python3-picamera2` (the venv needs "
                 "--system-site-packages)",
-                code="camera/missing",
+                code="camera/no-picamera2",
             ) from exc
-        except Exception as exc:  # installed, but it cannot be imported
-            raise CameraError(picamera2_broken(exc), code="camera/broken") from exc
+        except Exception as exc:  # installed, but it fails on import: mostly a venv numpy
+            # other than the system's one it was built with (picamera2 issue 1088)
+            raise CameraError(
+                f"picamera2 is installed but cannot be imported ({type(exc).__name__}: "
+                f"{exc}). If it speaks of numpy, the program's venv has another numpy than "
+                "the system's, which apt's picamera2 needs: run `sudo deploy/install.sh` "
+                "again, which keeps the system's numpy",
+                code="camera/broken",
+            ) from exc
         self.size = analysis_size
         try:
             from libcamera import ColorSpace  # comes with picamera2
