@@ -5,6 +5,8 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 CHROMIUM := /usr/bin/chromium
 SHELLCHECK := /usr/bin/shellcheck
+# The renderer's tests draw numerals in Debian's DejaVu fonts.
+FONTS := /usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf
 # The labelled dice photos (not shipped): training and the vision benchmark read them.
 DICE_DATA ?= ../shared/data/dice
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -19,9 +21,10 @@ $(STAMP): pyproject.toml
 
 # Browser tests use Debian's Chromium (Playwright never downloads one); the deploy
 # tests use Debian's shellcheck.
-$(CHROMIUM) $(SHELLCHECK):
+$(CHROMIUM) $(SHELLCHECK) $(FONTS):
 	$(SUDO) apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium shellcheck
+	DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium shellcheck \
+		fonts-dejavu-core
 
 # The Pi's own CPUs, emulated (tests/integration/test_arm64.py): Debian's arm64 Python and
 # the aarch64 wheels pip installs on a Pi, run by qemu-aarch64 (installed when missing).
@@ -36,7 +39,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-test: $(STAMP) $(CHROMIUM) $(SHELLCHECK) $(ARM64)/site lint
+test: $(STAMP) $(CHROMIUM) $(SHELLCHECK) $(FONTS) $(ARM64)/site lint
 	$(BIN)/python -m pytest
 
 bench: $(STAMP)

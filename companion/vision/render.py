@@ -12,7 +12,9 @@ the whole die (top and side faces), in pixels of the returned image.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -72,9 +74,15 @@ class Die:
 
 # -- faces ----------------------------------------------------------------------------
 def face_texture(
-    rng: np.random.Generator, face: Face, body: np.ndarray, ink: np.ndarray, n: int = 96
+    rng: np.random.Generator,
+    face: Face,
+    body: np.ndarray,
+    ink: np.ndarray,
+    n: int = 96,
+    fonts: NumeralFonts | None = None,
 ) -> np.ndarray:
-    """The top face drawn flat on an ``n``x``n`` tile (BGR float32)."""
+    """The top face drawn flat on an ``n``x``n`` tile (BGR float32). A numeral is drawn in
+    one of ``fonts`` (their share of the time), otherwise in one of OpenCV's own faces."""
     tile = np.empty((n, n, 3), np.float32)
     tile[:] = body
     if rng.random() < 0.3:  # marbled or speckled body
@@ -92,6 +100,8 @@ def face_texture(
             cv2.circle(
                 canvas, (int(c + dx * spread), int(c + dy * spread)), radius, 255, -1, cv2.LINE_AA
             )
+    elif face.kind == "numeral" and fonts is not None and rng.random() < fonts.share:
+        fonts.draw(rng, canvas, int(face.value))
     elif face.kind == "numeral":
         font = rng.choice(
             [
@@ -123,6 +133,89 @@ def face_texture(
         _draw_symbol(canvas, str(face.value), n)
     a = (canvas.astype(np.float32) / 255)[..., None]
     return tile * (1 - a) + ink * a
+
+
+FONT_MAGIC = (b"\x00\x01\x00\x00", b"OTTO", b"true", b"ttcf")
+_FONT_FACES: dict[str, object] = {}
+
+
+class NumeralFonts:
+    """Numerals 1..6 in the shapes of font files (TrueType or OpenType), so that rendered
+    numeral dice are not all in OpenCV's own few faces: a classifier that learned numerals
+    only from those read other fonts' numerals poorly (models/README.md, session 40).
+
+    Each file's six numerals are drawn once, by OpenCV 5's ``cv2.FontFace``; a die picks a
+    family (the file name before its first ``-``) at random, then one of its files, so a
+    family with many weights is not drawn more often. ``share``: how often a numeral face
+    is drawn from these fonts rather than OpenCV's own.
+    """
+
+    def __init__(self, paths: Iterable[str | Path], share: float = 0.75):
+        if not hasattr(cv2, "FontFace"):
+            raise RuntimeError(
+                f"numerals from font files need OpenCV 5 (cv2.FontFace); this is OpenCV "
+                f"{cv2.__version__}: pip install 'opencv-python-headless>=5'"
+            )
+        self.share = share
+        self.families: dict[str, list[dict[int, np.ndarray]]] = {}
+        for path in sorted(Path(p) for p in paths):
+            self.families.setdefault(path.stem.split("-")[0], []).append(_numerals(path))
+        if not self.families:
+            raise ValueError("no font files given: pass .ttf or .otf files")
+
+    def __len__(self) -> int:
+        return sum(len(files) for files in self.families.values())
+
+    def draw(self, rng: np.random.Generator, canvas: np.ndarray, value: int) -> None:
+        """Numeral ``value`` drawn on the square ``canvas`` (uint8, in place) in 255, about
+        as big as a die's numeral; a 6 is often marked (a bar or a dot below it), as on
+        real dice, and now and then another numeral is too."""
+        family = list(self.families.values())[int(rng.integers(len(self.families)))]
+        glyph = family[int(rng.integers(len(family)))][value]
+        n = canvas.shape[0]
+        gh, gw = glyph.shape
+        h = n * rng.uniform(0.42, 0.66)
+        w = min(gw * h / gh * rng.uniform(0.85, 1.15), n * 0.8)
+        cx, cy = n / 2 + rng.uniform(-0.04, 0.04) * n, n / 2 + rng.uniform(-0.04, 0.04) * n
+        m = np.float32([[w / gw, 0, cx - w / 2], [0, h / gh, cy - h / 2]])
+        shape = cv2.warpAffine(glyph, m, (n, n), flags=cv2.INTER_AREA)
+        if rng.random() < 0.3:  # paint that spread, or an engraving's worn edge
+            k = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+            if rng.random() < 0.5:
+                shape = cv2.dilate(shape, k)
+            elif (thinner := cv2.erode(shape, k)).sum() > 0.6 * shape.sum():  # not a thin one
+                shape = thinner
+        np.maximum(canvas, shape, out=canvas)
+        if rng.random() < (0.6 if value == 6 else 0.1):
+            y = int(cy + h / 2 + n * rng.uniform(0.05, 0.09))
+            t = max(2, int(n * rng.uniform(0.03, 0.05)))
+            if rng.random() < 0.7:
+                cv2.line(canvas, (int(cx - w / 2), y), (int(cx + w / 2), y), 255, t, cv2.LINE_AA)
+            else:
+                cv2.circle(canvas, (int(cx), y), t, 255, -1, cv2.LINE_AA)
+
+
+def _numerals(path: Path) -> dict[int, np.ndarray]:
+    """The numerals 1..6 of font file ``path``, each cut to its ink (uint8, 128 px tall)."""
+    if not path.is_file():  # cv2.FontFace quietly falls back to its own font
+        raise FileNotFoundError(f"font file {path} does not exist")
+    with path.open("rb") as f:
+        if f.read(4) not in FONT_MAGIC:  # cv2.FontFace crashes on a file that is not a font
+            raise ValueError(f"{path} is not a TrueType or OpenType font file")
+    # never freed: OpenCV 5.0 can draw a new face in the shapes of one freed before it
+    key = str(path.resolve())
+    if key not in _FONT_FACES:
+        _FONT_FACES[key] = cv2.FontFace(key)
+    face = _FONT_FACES[key]
+    out = {}
+    for value in range(1, 7):
+        canvas = np.zeros((256, 256), np.uint8)
+        cv2.putText(canvas, str(value), (64, 192), 255, face, 128)
+        ys, xs = np.nonzero(canvas > 8)
+        if not len(xs):
+            raise ValueError(f"{path} draws no numeral {value}: give fonts that have digits")
+        out[value] = canvas[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1].copy()
+    return out
 
 
 def _draw_symbol(canvas: np.ndarray, name: str, n: int) -> None:
@@ -279,11 +372,12 @@ def draw_die(
     angle: float | None = None,
     slant: float | None = None,
     sides: bool = False,
+    fonts: NumeralFonts | None = None,
 ) -> Die:
     """Draw one die on ``img`` (float32 BGR, in place) and return where it is.
 
     ``sides``: the side faces a slant shows carry their own pips (numeral, dot or symbol),
-    as a real die's do, not only the body's colour."""
+    as a real die's do, not only the body's colour. ``fonts``: see ``face_texture``."""
     body, ink, opacity = random_colours(rng, face)
     angle = rng.uniform(0, 2 * np.pi) if angle is None else angle
     slant = rng.uniform(0, 0.35) if slant is None else slant
@@ -313,9 +407,9 @@ def draw_die(
     img[:] = img * (1 - side[..., None]) + (body * shade) * side[..., None]
     n, src = TEXTURE, TEXTURE_CORNERS
     if sides:
-        _draw_sides(rng, img, face, top, depth, body * shade, ink * shade)
+        _draw_sides(rng, img, face, top, depth, body * shade, ink * shade, fonts)
     # top face: the flat texture warped onto the (rounded) top quad
-    tex = face_texture(rng, face, body, ink, n)
+    tex = face_texture(rng, face, body, ink, n, fonts)
     mask = np.zeros((n, n), np.float32)
     rr = int(n * rng.uniform(0.08, 0.2))
     cv2.rectangle(mask, (rr, 0), (n - 1 - rr, n - 1), 1.0, -1)
@@ -341,7 +435,7 @@ def draw_die(
     return Die(face, box, (float(cx), float(cy)), float(size))
 
 
-def _draw_sides(rng, img, face, top, depth, body, ink) -> None:
+def _draw_sides(rng, img, face, top, depth, body, ink, fonts=None) -> None:
     """The side faces of a die at a slant, each with another face of the die drawn on it
     (never the top face, nor, on a pipped or numeral die, its opposite), in shade."""
     if float(np.hypot(*depth)) < 1.0:
@@ -363,7 +457,7 @@ def _draw_sides(rng, img, face, top, depth, body, ink) -> None:
             normal = -normal
         if normal @ depth <= 0:  # this side faces away from the camera
             continue
-        tex = face_texture(rng, others[order[i % len(others)]], body, ink, n)
+        tex = face_texture(rng, others[order[i % len(others)]], body, ink, n, fonts)
         quad = np.float32([a, b, b + depth, a + depth])
         m = cv2.getPerspectiveTransform(TEXTURE_CORNERS, quad)
         warped = cv2.warpPerspective(tex, m, (w, h), flags=cv2.INTER_LINEAR)
@@ -485,12 +579,14 @@ def scene(
     mess: int = 0,
     things: list | None = None,
     sides: bool = False,
+    fonts: NumeralFonts | None = None,
 ) -> tuple[np.ndarray, list[Die]]:
     """A table with dice on it: the BGR image and the dice, each with its box.
 
     ``mess`` things that are not dice (see ``clutter``) are drawn on the table first; their
     boxes are added to ``things`` if it is given. ``sides``: the dice may be seen at a
-    steeper slant, their side faces drawn with their own pips (``draw_die``).
+    steeper slant, their side faces drawn with their own pips (``draw_die``). ``fonts``:
+    numerals are drawn in these fonts too (``face_texture``).
     """
     count = (
         len(faces) if faces is not None else (int(rng.integers(1, 9)) if count is None else count)
@@ -509,7 +605,7 @@ def scene(
     for i, (x, y, s) in enumerate(spots):
         face = faces[i] if faces is not None else random_face(rng, kinds)
         lean = slant * rng.uniform(0.7, 1.0)
-        dice.append(draw_die(rng, img, face, (x, y), s, slant=lean, sides=sides))
+        dice.append(draw_die(rng, img, face, (x, y), s, slant=lean, sides=sides, fonts=fonts))
     img = lighting(rng, img)
     return finish(rng, img), dice
 

@@ -256,16 +256,17 @@ def sometimes(rng, share: float) -> bool:
     return bool(share) and rng.random() < share
 
 
-def synthetic_crops(rng, n, numerals=2, sides=0.0):
+def synthetic_crops(rng, n, numerals=2, sides=0.0, fonts=None):
     """``n`` rendered crops: pips, numerals and dots drawn 5 : ``numerals`` : 2. A ``sides``
-    share of the scenes show their dice at a steeper slant with pips on the side faces."""
+    share of the scenes show their dice at a steeper slant with pips on the side faces.
+    ``fonts`` (render.NumeralFonts): numerals are drawn in them too."""
     crops = []
     weights = ("pips",) * 5 + ("numeral",) * numerals + ("dot",) * 2
     while len(crops) < n:
         mess, things = int(rng.integers(0, 6)), []
         slanted = sometimes(rng, sides)
         img, dice = render.scene(
-            rng, 256, 256, kinds=weights, mess=mess, things=things, sides=slanted
+            rng, 256, 256, kinds=weights, mess=mess, things=things, sides=slanted, fonts=fonts
         )
         for d in dice:
             crops.append(
@@ -619,6 +620,24 @@ def export(net, example, path, inputs, outputs, dynamic):
     )
 
 
+def numeral_fonts(listing: Path, share: float) -> render.NumeralFonts:
+    """The font files named in ``listing`` (one a line; # starts a comment), loaded; a
+    ``share`` of the rendered numerals is drawn in them."""
+    if not listing.is_file():
+        raise SystemExit(f"--fonts {listing}: no such file")
+    lines = (line.split("#")[0].strip() for line in listing.read_text().splitlines())
+    paths = [Path(line) for line in lines if line]
+    if missing := [str(p) for p in paths if not p.is_file()]:
+        raise SystemExit(
+            f"--fonts {listing}: {len(missing)} font files are missing, first {missing[0]}; "
+            "install their Debian packages (the list's comments name them)"
+        )
+    try:
+        return render.NumeralFonts(paths, share)
+    except (RuntimeError, ValueError) as e:
+        raise SystemExit(f"--fonts {listing}: {e}") from e
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", type=Path, required=True, help="folder of labelled photo sets")
@@ -759,6 +778,18 @@ def main() -> None:
         "their dice and 'not a die' patches keep their up in the classifier's training, and "
         "the card says to read it with its up kept",
     )
+    ap.add_argument(
+        "--fonts",
+        type=Path,
+        help="a list of font files (.ttf or .otf, one a line, # for comments): rendered "
+        "numerals are drawn in them too, not only in OpenCV's own faces (needs OpenCV 5)",
+    )
+    ap.add_argument(
+        "--font-share",
+        type=float,
+        default=0.75,
+        help="with --fonts: the share of rendered numerals drawn in those fonts",
+    )
     ap.add_argument("--threads", type=int, default=0, help="PyTorch threads (0: its default)")
     args = ap.parse_args()
     lite_from_scratch = args.detector_width in LITE0_TRUNKS and not args.init_detector
@@ -832,7 +863,10 @@ def main() -> None:
             dice, n_hard = hard_dice(real[0], args.hard_dice)
             log(f"faces: {n_hard} real dice not read right by {args.hard_dice}, drawn 4 times")
             real = (dice, real[1])
-        crops = synthetic_crops(rng, 20000, args.numerals, args.side_faces)
+        fonts = numeral_fonts(args.fonts, args.font_share) if args.fonts else None
+        if fonts:
+            log(f"faces: numerals in {len(fonts)} font files, {len(fonts.families)} families")
+        crops = synthetic_crops(rng, 20000, args.numerals, args.side_faces, fonts)
         log(f"faces: {len(real[0])} real dice, {len(real[1])} real not-dice, {len(crops)} rendered")
         hard = []
         if args.mine_with:

@@ -64,3 +64,55 @@ def test_the_default_scene_has_no_side_faces():
         assert calls
     finally:
         render._draw_sides = original
+
+
+# Debian's fonts-dejavu-core, which `make test` installs.
+DEJAVU = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
+SERIF = "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf"
+
+
+def numeral_tile(seed: int, value: int, fonts=None):
+    return render.face_texture(
+        np.random.default_rng(seed), render.Face("numeral", value), WHITE, BLACK, fonts=fonts
+    )
+
+
+def test_numerals_are_drawn_in_font_files_when_given():
+    fonts = render.NumeralFonts([DEJAVU, SERIF], share=1.0)
+    assert len(fonts) == 2 and sorted(fonts.families) == ["DejaVuSans", "DejaVuSerif"]
+    for value in range(1, 7):
+        for seed in range(5):
+            own, drawn = numeral_tile(seed, value), numeral_tile(seed, value, fonts)
+            assert not np.array_equal(own, drawn)
+            ink = drawn.max(axis=2) < 128
+            assert 0.02 < ink.mean() < 0.4  # a numeral, neither missing nor a blot
+            ys, xs = np.nonzero(ink)
+            assert abs(xs.mean() - 48) < 12 and abs(ys.mean() - 48) < 16  # about the middle
+    # each file's own shapes: OpenCV 5.0 can draw a second face in a freed one's shapes
+    sans, serif = fonts.families["DejaVuSans"][0][3], fonts.families["DejaVuSerif"][0][3]
+    assert sans.shape != serif.shape or (sans != serif).any()
+
+
+def test_a_scene_passes_its_fonts_to_every_die():
+    fonts = render.NumeralFonts([DEJAVU], share=1.0)
+    faces = [render.Face("numeral", v) for v in (2, 5)]
+    drawn = []
+    original = render.NumeralFonts.draw
+    render.NumeralFonts.draw = lambda self, rng, canvas, value: (
+        drawn.append(value) or original(self, rng, canvas, value)
+    )
+    try:
+        render.scene(np.random.default_rng(4), 256, 256, faces=faces, fonts=fonts, sides=True)
+    finally:
+        render.NumeralFonts.draw = original
+    assert {2, 5} <= set(drawn) and len(drawn) > 2  # top faces, and side faces too
+
+
+def test_a_font_file_that_is_missing_or_not_a_font_is_refused(tmp_path):
+    with pytest.raises(FileNotFoundError, match=r"nowhere\.ttf does not exist"):
+        render.NumeralFonts([tmp_path / "nowhere.ttf"])
+    (tmp_path / "notes.ttf").write_text("not a font")
+    with pytest.raises(ValueError, match=r"notes\.ttf is not a TrueType or OpenType font"):
+        render.NumeralFonts([tmp_path / "notes.ttf"])
+    with pytest.raises(ValueError, match="no font files given"):
+        render.NumeralFonts([])
