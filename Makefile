@@ -42,12 +42,23 @@ lint: $(STAMP)
 test: $(STAMP) $(CHROMIUM) $(SHELLCHECK) $(FONTS) $(ARM64)/site lint
 	$(BIN)/python -m pytest
 
-bench: $(STAMP)
+# The numerals benchmark draws dice in fonts the classifier never learned, from Debian's
+# fonts-liberation, fonts-freefont-ttf and fonts-urw-base35 (models/recipe/heldout-fonts.txt).
+HELDOUT_FONTS := /usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf \
+	/usr/share/fonts/truetype/freefont/FreeSans.ttf \
+	/usr/share/fonts/opentype/urw-base35/NimbusSans-Regular.otf
+$(HELDOUT_FONTS):
+	$(SUDO) apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq fonts-liberation \
+		fonts-freefont-ttf fonts-urw-base35
+
+bench: $(STAMP) $(HELDOUT_FONTS)
 	$(BIN)/python -m companion bench engine
 	$(BIN)/python -m companion bench web
 	$(BIN)/python -m companion bench watch
 	$(BIN)/python -m companion bench vision --data $(DICE_DATA)
 	$(BIN)/python -m companion bench settle --data $(DICE_DATA)
+	$(BIN)/python -m companion bench numerals --fonts models/recipe/heldout-fonts.txt
 
 # Retrain the dice models from the train splits and rendered scenes (PyTorch, CPU), then pick
 # the thresholds on the kept-aside dev photos. Four models (models/README.md):

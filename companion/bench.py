@@ -98,6 +98,24 @@ def run(what: str, args) -> int:
         from companion.bench_watch import bench_watch
 
         print(json.dumps(bench_watch(), indent=2))
+    elif what == "numerals":
+        from companion.errors import CompanionError
+        from companion.vision import render
+        from companion.vision.evaluate import bench_numerals
+
+        if not args.fonts:
+            raise CompanionError(
+                "pass --fonts with a list of font files, e.g. "
+                "--fonts models/recipe/heldout-fonts.txt",
+                code="bench/no-fonts",
+            )
+        try:  # every file is loaded once here, so a bad one is named before any reading
+            fonts = render.font_list(Path(args.fonts))
+            render.NumeralFonts(fonts)
+        except (OSError, RuntimeError, ValueError) as e:
+            raise CompanionError(str(e), code="bench/bad-fonts") from e
+        models = Path(args.models) if args.models else None
+        print(json.dumps(bench_numerals(fonts, models), indent=2))
     elif what in ("vision", "settle"):
         from companion.errors import CompanionError
         from companion.vision import evaluate

@@ -291,10 +291,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_doctor)
 
     p = sub.add_parser(
-        "bench", help="measure speed and accuracy (engine, web, watch, vision, settle)"
+        "bench", help="measure speed and accuracy (engine, web, watch, vision, settle, numerals)"
     )
     p.add_argument(
-        "what", choices=["engine", "web", "watch", "vision", "settle"], help="what to measure"
+        "what",
+        choices=["engine", "web", "watch", "vision", "settle", "numerals"],
+        help="what to measure",
     )
     p.add_argument(
         "--data", help="vision, settle: folder of labelled photo sets (../shared/data/dice)"
@@ -314,7 +316,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--models",
         metavar="DIR",
-        help="vision, settle: a folder of dice models to measure (default: the shipped ones)",
+        help="vision, settle, numerals: a folder of dice models to measure (default: the "
+        "shipped ones)",
     )
     p.add_argument(
         "--against",
@@ -326,6 +329,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--frames", type=int, default=20, help="settle: still frames a photo's rest lasts"
     )
     p.add_argument("--seed", type=int, default=0, help="settle: draws the frames' noise and shake")
+    p.add_argument(
+        "--fonts",
+        metavar="LIST",
+        help="numerals: a list of font files to draw numeral dice in, one a line "
+        "(models/recipe/heldout-fonts.txt: fonts the classifier never learned)",
+    )
     p.add_argument("--repeat", type=int, default=2000, help="engine: timed repetitions")
     p.add_argument("--clients", type=int, default=12, help="web: live pages connected")
     p.add_argument("--actions", type=int, default=200, help="web: actions sent")

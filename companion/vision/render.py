@@ -159,7 +159,7 @@ class NumeralFonts:
         self.share = share
         self.families: dict[str, list[dict[int, np.ndarray]]] = {}
         for path in sorted(Path(p) for p in paths):
-            self.families.setdefault(path.stem.split("-")[0], []).append(_numerals(path))
+            self.families.setdefault(font_family(path), []).append(_numerals(path))
         if not self.families:
             raise ValueError("no font files given: pass .ttf or .otf files")
 
@@ -193,6 +193,26 @@ class NumeralFonts:
                 cv2.line(canvas, (int(cx - w / 2), y), (int(cx + w / 2), y), 255, t, cv2.LINE_AA)
             else:
                 cv2.circle(canvas, (int(cx), y), t, 255, -1, cv2.LINE_AA)
+
+
+def font_family(path: Path) -> str:
+    """A font file's family: its name before the first ``-`` (DejaVuSans-Bold.ttf: DejaVuSans)."""
+    return path.stem.split("-")[0]
+
+
+def font_list(listing: Path) -> list[Path]:
+    """The font files a list names (one a line; # starts a comment), each checked to exist;
+    a clear error names the first one missing."""
+    if not listing.is_file():
+        raise FileNotFoundError(f"font list {listing} does not exist")
+    lines = (line.split("#")[0].strip() for line in listing.read_text().splitlines())
+    paths = [Path(line) for line in lines if line]
+    if missing := [str(p) for p in paths if not p.is_file()]:
+        raise FileNotFoundError(
+            f"font list {listing}: {len(missing)} of its {len(paths)} font files are missing, "
+            f"first {missing[0]}; install the Debian packages its comments name"
+        )
+    return paths
 
 
 def _numerals(path: Path) -> dict[int, np.ndarray]:

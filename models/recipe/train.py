@@ -623,19 +623,10 @@ def export(net, example, path, inputs, outputs, dynamic):
 def numeral_fonts(listing: Path, share: float) -> render.NumeralFonts:
     """The font files named in ``listing`` (one a line; # starts a comment), loaded; a
     ``share`` of the rendered numerals is drawn in them."""
-    if not listing.is_file():
-        raise SystemExit(f"--fonts {listing}: no such file")
-    lines = (line.split("#")[0].strip() for line in listing.read_text().splitlines())
-    paths = [Path(line) for line in lines if line]
-    if missing := [str(p) for p in paths if not p.is_file()]:
-        raise SystemExit(
-            f"--fonts {listing}: {len(missing)} font files are missing, first {missing[0]}; "
-            "install their Debian packages (the list's comments name them)"
-        )
     try:
-        return render.NumeralFonts(paths, share)
-    except (RuntimeError, ValueError) as e:
-        raise SystemExit(f"--fonts {listing}: {e}") from e
+        return render.NumeralFonts(render.font_list(listing), share)
+    except (OSError, RuntimeError, ValueError) as e:
+        raise SystemExit(f"--fonts: {e}") from e
 
 
 def main() -> None:

@@ -367,3 +367,38 @@ def test_models_are_not_compared_on_the_held_out_split(tmp_path, capsys):
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert "--against compares two models folders" in err and "--split dev" in err
+
+
+def test_the_numerals_benchmark_reads_dice_in_each_font_family(monkeypatch):
+    from companion.vision import render
+    from companion.vision.evaluate import KINDS, bench_numerals
+
+    drawn = []
+    draw = render.NumeralFonts.draw
+    monkeypatch.setattr(
+        render.NumeralFonts, "draw", lambda self, *a: drawn.append(self) or draw(self, *a)
+    )
+    dejavu = Path("/usr/share/fonts/truetype/dejavu")  # fonts-dejavu-core: make test installs it
+    fonts = [dejavu / "DejaVuSans-Bold.ttf", dejavu / "DejaVuSans.ttf", dejavu / "DejaVuSerif.ttf"]
+    out = bench_numerals(fonts, seeds=2)
+    assert out["fonts"] == {"files": 3, "families": 2}
+    assert sorted(out["families"]) == ["DejaVuSans", "DejaVuSerif"]
+    for counts in [out["all"], out["opencv_faces"], *out["families"].values()]:
+        assert sum(counts[k] for k in KINDS[1:]) == counts["dice"]
+    assert out["all"]["dice"] == 24 and out["opencv_faces"]["dice"] == 12
+    assert len(drawn) == 24 and len(set(map(id, drawn))) == 2  # each family's own fonts
+    # the faces the classifier learned numerals from are read: the benchmark reads dice
+    assert out["opencv_faces"]["right"] >= 10
+
+
+def test_the_numerals_benchmark_says_what_is_wrong_with_its_fonts(tmp_path, capsys):
+    assert main(["bench", "numerals"]) == 2
+    assert "pass --fonts with a list of font files" in capsys.readouterr().err
+    listing = tmp_path / "fonts.txt"
+    listing.write_text(f"# a comment\n{tmp_path / 'gone.ttf'}\n")
+    assert main(["bench", "numerals", "--fonts", str(listing)]) == 2
+    err = capsys.readouterr().err
+    assert "1 of its 1 font files are missing, first" in err and "gone.ttf" in err
+    (tmp_path / "gone.ttf").write_text("not a font")
+    assert main(["bench", "numerals", "--fonts", str(listing)]) == 2
+    assert "gone.ttf is not a TrueType or OpenType font file" in capsys.readouterr().err
