@@ -109,9 +109,8 @@ def run(what: str, args) -> int:
                 "--fonts models/recipe/heldout-fonts.txt",
                 code="bench/no-fonts",
             )
-        try:  # every file is loaded once here, so a bad one is named before any reading
-            fonts = render.font_list(Path(args.fonts))
-            render.NumeralFonts(fonts)
+        try:  # every file is loaded here, so a bad one is named before any reading
+            fonts = render.NumeralFonts(render.font_list(Path(args.fonts)), share=1.0)
         except (OSError, RuntimeError, ValueError) as e:
             raise CompanionError(str(e), code="bench/bad-fonts") from e
         models = Path(args.models) if args.models else None

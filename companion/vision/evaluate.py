@@ -38,6 +38,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from companion.vision import render
 from companion.vision.reader import DiceReader, DieReading, VisionError, as_bgr, model_dir
 
 CROP_SETS = {"chase_casino": 1.0, "tomitomi3": 0.46}  # share of the crop the die fills
@@ -359,19 +360,14 @@ KINDS = ("dice", "right", "unsure", "wrong", "not_one")
 
 
 def bench_numerals(
-    fonts: list[Path], models: Path | None = None, seeds: int = NUMERAL_SEEDS
+    fonts: render.NumeralFonts, models: Path | None = None, seeds: int = NUMERAL_SEEDS
 ) -> dict:
-    """Numeral dice drawn in font files (``render.NumeralFonts``), one die to a 640x480
-    frame, each of 1..6 in ``seeds`` scenes a font family; and the same scenes in OpenCV's
-    own faces, the only numerals the shipped classifier learned. Dice read right, unsure
-    (no value), wrong (another value, with confidence) and not one die seen (none, or more),
-    by family and in all."""
-    from companion.vision import render
-
+    """Numeral dice drawn in ``fonts``, one die to a 640x480 frame, each of 1..6 in
+    ``seeds`` scenes a font family; and the same scenes in OpenCV's own faces, the only
+    numerals the shipped classifier learned. Dice read right, unsure (no value), wrong
+    (another value, with confidence) and not one die seen (none, or more), by family and in
+    all."""
     reader = DiceReader(models or model_dir(), threads=1)
-    families: dict[str, list[Path]] = defaultdict(list)
-    for path in fonts:
-        families[render.font_family(path)].append(path)
 
     def read(drawn: render.NumeralFonts | None) -> dict:
         out = dict.fromkeys(KINDS, 0)
@@ -390,9 +386,7 @@ def bench_numerals(
                 out[kind] += 1
         return out
 
-    by_family = {
-        name: read(render.NumeralFonts(paths, share=1.0)) for name, paths in families.items()
-    }
+    by_family = {name: read(one) for name, one in fonts.by_family().items()}
     total = {k: sum(f[k] for f in by_family.values()) for k in KINDS}
 
     def shares(c: dict) -> dict:
@@ -402,7 +396,7 @@ def bench_numerals(
         }
 
     return {
-        "fonts": {"files": len(fonts), "families": len(families)},
+        "fonts": {"files": len(fonts), "families": len(fonts.families)},
         "all": shares(total),
         "opencv_faces": shares(read(None)),
         "families": {name: shares(c) for name, c in sorted(by_family.items())},

@@ -166,6 +166,15 @@ class NumeralFonts:
     def __len__(self) -> int:
         return sum(len(files) for files in self.families.values())
 
+    def by_family(self) -> dict[str, NumeralFonts]:
+        """Each family alone, drawn always (share 1), its numerals not drawn again."""
+        out = {}
+        for name, files in self.families.items():
+            one = NumeralFonts.__new__(NumeralFonts)
+            one.share, one.families = 1.0, {name: files}
+            out[name] = one
+        return out
+
     def draw(self, rng: np.random.Generator, canvas: np.ndarray, value: int) -> None:
         """Numeral ``value`` drawn on the square ``canvas`` (uint8, in place) in 255, about
         as big as a die's numeral; a 6 is often marked (a bar or a dot below it), as on

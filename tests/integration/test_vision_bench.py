@@ -380,7 +380,7 @@ def test_the_numerals_benchmark_reads_dice_in_each_font_family(monkeypatch):
     )
     dejavu = Path("/usr/share/fonts/truetype/dejavu")  # fonts-dejavu-core: make test installs it
     fonts = [dejavu / "DejaVuSans-Bold.ttf", dejavu / "DejaVuSans.ttf", dejavu / "DejaVuSerif.ttf"]
-    out = bench_numerals(fonts, seeds=2)
+    out = bench_numerals(render.NumeralFonts(fonts), seeds=2)
     assert out["fonts"] == {"files": 3, "families": 2}
     assert sorted(out["families"]) == ["DejaVuSans", "DejaVuSerif"]
     for counts in [out["all"], out["opencv_faces"], *out["families"].values()]:
