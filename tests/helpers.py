@@ -54,3 +54,11 @@ def straight_down(img: np.ndarray, side: str) -> np.ndarray:
         k, (0, 0, 0, 360)
     )
     return cv2.copyMakeBorder(turned, top, bottom, left, right, cv2.BORDER_REPLICATE)
+
+
+def read_values(dice) -> list:
+    """The values of ``dice`` (readings, or the JSON dicts ``companion read`` prints) sorted,
+    an unsure die's None last: a failing comparison then shows which die was left unsure
+    instead of failing to sort None among numbers."""
+    values = [d["value"] if isinstance(d, dict) else d.value for d in dice]
+    return sorted(values, key=lambda v: (v is None, 0 if v is None else v))
