@@ -100,6 +100,18 @@ def _reader(args: argparse.Namespace, view: str):
     return DiceReader(custom=_custom_die(args), min_confidence=conf, view=view)
 
 
+def _cut_short(path: Path) -> bool:
+    """Whether ``path`` is a JPEG without its end marker: a file cut short, which OpenCV
+    still decodes (libjpeg fills the missing rows and warns only "Premature end of JPEG
+    file")."""
+    with path.open("rb") as f:
+        if f.read(2) != b"\xff\xd8":
+            return False
+        f.seek(0, 2)
+        f.seek(max(0, f.tell() - 64))
+        return not f.read().rstrip(b"\x00\r\n ").endswith(b"\xff\xd9")
+
+
 def _cmd_read(args: argparse.Namespace) -> int:
     import cv2
 
@@ -125,6 +137,13 @@ def _cmd_read(args: argparse.Namespace) -> int:
             print(f"companion: {name}: {why}", file=sys.stderr)
             status = 2
             continue
+        if _cut_short(path):
+            print(
+                f"companion: {name}: the JPEG ends early (cut short while it was copied or "
+                "saved?): read as far as it goes, the rest of the picture left grey; copy the "
+                "photo again for a full reading",
+                file=sys.stderr,
+            )
         dice = reader.read(img)
         if args.json:
             print(json.dumps({"image": name, "dice": [d.to_json() for d in dice]}), flush=True)

@@ -143,6 +143,22 @@ def test_read_names_a_file_it_cannot_read(config, tmp_path, capsys):
     assert f"companion watch --camera replay:{tmp_path / 'frames'})" in err
 
 
+def test_read_says_when_a_jpeg_is_cut_short_and_reads_what_it_holds(config, tmp_path, capsys):
+    # OpenCV decodes a JPEG cut short (a copy broken off) with the missing rows grey, and
+    # libjpeg's own warning does not say which file: the reader names it.
+    img, _ = render.scene(
+        np.random.default_rng(8), 480, 640, faces=[render.Face("pips", 3)], size_range=(60, 66)
+    )
+    whole = cv2.imencode(".jpg", img)[1].tobytes()
+    (tmp_path / "whole.jpg").write_bytes(whole)
+    (tmp_path / "cut.jpg").write_bytes(whole[: len(whole) * 3 // 4])
+    assert main(["read", str(tmp_path / "whole.jpg"), str(tmp_path / "cut.jpg")]) == 0
+    out, err = capsys.readouterr()
+    assert "whole.jpg" not in err
+    assert f"{tmp_path / 'cut.jpg'}: the JPEG ends early (cut short while it was copied" in err
+    assert f"{tmp_path / 'cut.jpg'}: " in out  # still read, as far as it goes
+
+
 def test_read_turns_dice_as_a_straight_down_camera_sees_them_with_view_down(
     config, tmp_path, capsys
 ):
