@@ -150,13 +150,25 @@ def test_read_says_when_a_jpeg_is_cut_short_and_reads_what_it_holds(config, tmp_
         np.random.default_rng(8), 480, 640, faces=[render.Face("pips", 3)], size_range=(60, 66)
     )
     whole = cv2.imencode(".jpg", img)[1].tobytes()
-    (tmp_path / "whole.jpg").write_bytes(whole)
-    (tmp_path / "cut.jpg").write_bytes(whole[: len(whole) * 3 // 4])
-    assert main(["read", str(tmp_path / "whole.jpg"), str(tmp_path / "cut.jpg")]) == 0
+    # A thumbnail inside the picture's EXIF block ends with an end marker of its own, and a
+    # phone's motion photo carries its video after the picture's: neither is the picture's.
+    thumb = cv2.imencode(".jpg", cv2.resize(img, (160, 120)))[1].tobytes()
+    app1 = b"\xff\xe1" + struct.pack(">H", 8 + len(thumb)) + b"Exif\x00\x00" + thumb
+    with_thumb = whole[:2] + app1 + whole[2:]
+    files = {
+        "whole.jpg": whole,
+        "motion.jpg": whole + b"\x00\x00\x00\x18ftypmp42" + bytes(range(256)) * 64,
+        "cut.jpg": whole[: len(whole) * 3 // 4],
+        "thumb-cut.jpg": with_thumb[: len(with_thumb) - len(whole) // 3],
+    }
+    for name, data in files.items():
+        (tmp_path / name).write_bytes(data)
+    assert main(["read", *(str(tmp_path / n) for n in files)]) == 0
     out, err = capsys.readouterr()
-    assert "whole.jpg" not in err
-    assert f"{tmp_path / 'cut.jpg'}: the JPEG ends early (cut short while it was copied" in err
-    assert f"{tmp_path / 'cut.jpg'}: " in out  # still read, as far as it goes
+    assert "whole.jpg" not in err and "motion.jpg" not in err
+    for name in ("cut.jpg", "thumb-cut.jpg"):
+        assert f"{tmp_path / name}: the JPEG ends early (cut short while it was copied" in err
+        assert f"{tmp_path / name}: " in out  # still read, as far as it goes
 
 
 def test_read_turns_dice_as_a_straight_down_camera_sees_them_with_view_down(
