@@ -551,13 +551,16 @@ def train_faces(
     width="small",
     decay=DECAY,
     small=0.0,
+    teacher=None,
 ):
     """A ``rendered`` share of each batch is rendered crops drawn evenly over the classes, the
     rest real dice (cropped afresh) with one real 'not a die' patch for every seven (half of
     them ``hard`` ones, when given). ``tint``: half the crops that are not dots get each
     colour channel scaled by up to this much (a warm or cool light); 0 draws nothing.
     ``decay``: AdamW's weight decay. ``small``: the share of real dice seen as a much smaller
-    die (``small_die``); 0 draws nothing."""
+    die (``small_die``); 0 draws nothing. ``teacher`` (a Faces in eval mode, or None): the
+    real crops of each batch also learn its outputs, softened at TEACH_T (``distilled``), so
+    that a stage learning something new keeps what that classifier read on real dice."""
     rng = np.random.default_rng(2)
     dice, negs = real
     net = Faces(len(CLASSES), FACES_WIDTHS[width])
@@ -594,6 +597,8 @@ def train_faces(
         y = torch.tensor([c for _, c in batch])
         logits, _ = net(x)
         loss = F.cross_entropy(logits, y, label_smoothing=0.05)
+        if teacher is not None:
+            loss = loss + distilled(logits[n_rendered:], teacher, x[n_rendered:])
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -604,6 +609,35 @@ def train_faces(
                 f"faces step {step}/{steps} loss {loss.item():.3f} acc {acc:.3f} "
                 f"{time.time() - t0:.0f}s"
             )
+    return net.eval()
+
+
+TEACH_T = 2.0  # the temperature a teacher's outputs are softened at (Hinton et al., 2015)
+
+
+def distilled(logits, teacher, x):
+    """How far ``logits`` are from ``teacher``'s on the same input ``x``: the KL divergence
+    of the two softened at TEACH_T, scaled by its square so its gradients weigh as the
+    labels' do."""
+    with torch.no_grad():
+        target = F.softmax(teacher(x)[0] / TEACH_T, 1)
+    own = F.log_softmax(logits / TEACH_T, 1)
+    return F.kl_div(own, target, reduction="batchmean") * TEACH_T**2
+
+
+def load_teacher(path: Path, width: str) -> Faces:
+    """The classifier whose weights (a faces.pt) are at ``path``, frozen, in eval mode."""
+    if not path.is_file():
+        raise SystemExit(f"--teacher {path}: no such file (give a faces.pt the recipe saved)")
+    net = Faces(len(CLASSES), FACES_WIDTHS[width])
+    try:
+        net.load_state_dict(torch.load(path))
+    except (RuntimeError, KeyError) as e:
+        raise SystemExit(
+            f"--teacher {path}: not this recipe's classifier at width {width!r} ({e})"
+        ) from e
+    for p in net.parameters():
+        p.requires_grad_(False)
     return net.eval()
 
 
@@ -751,6 +785,12 @@ def main() -> None:
         "(0: none)",
     )
     ap.add_argument(
+        "--teacher",
+        type=Path,
+        help="faces: a classifier's weights (faces.pt, the same width): the real crops also "
+        "learn its outputs, so what it read is kept while the stage learns something new",
+    )
+    ap.add_argument(
         "--despeckle",
         action="store_true",
         help="read the train photos that carry salt-and-pepper noise (an exporter's "
@@ -795,6 +835,8 @@ def main() -> None:
     if args.imagenet and not args.imagenet.is_file():
         raise SystemExit(f"--imagenet {args.imagenet}: no such file")
     R.CROP_SIZE = args.crop_size  # read at call time by every crop this recipe cuts
+    # before any training: a wrong file is named at once, not after the detector's hours
+    teacher = load_teacher(args.teacher, args.faces_width) if args.teacher else None
     torch.manual_seed(0)
     torch.set_num_threads(args.threads or max(1, torch.get_num_threads()))
 
@@ -864,6 +906,8 @@ def main() -> None:
             sets_mined = tuple(args.mine_sets.split(","))
             hard = mined_negatives(rng, sets, args.mine_with, names=sets_mined)
             log(f"faces: {len(hard)} hard not-dice crops, boxed by {args.mine_with}")
+        if teacher is not None:
+            log(f"faces: real crops also learn {args.teacher}'s outputs (temperature {TEACH_T})")
         faces = train_faces(
             crops,
             real,
@@ -876,6 +920,7 @@ def main() -> None:
             args.faces_width,
             args.faces_decay,
             args.small_dice,
+            teacher,
         )
         made["looks"] = "upright" if upright else "turns"
         args.checkpoints.mkdir(parents=True, exist_ok=True)
