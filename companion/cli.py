@@ -160,8 +160,8 @@ def _cmd_read(args: argparse.Namespace) -> int:
         if _cut_short(path):
             print(
                 f"companion: {name}: the JPEG ends early (cut short while it was copied or "
-                "saved?): read as far as it goes, the rest of the picture left grey; copy the "
-                "photo again for a full reading",
+                "saved?): read as far as it goes, the rest of the picture left grey, and a "
+                "die cut by the grey may be misread; copy the photo again for a full reading",
                 file=sys.stderr,
             )
         dice = reader.read(img)
