@@ -135,6 +135,7 @@ def _cut_short(path: Path) -> bool:
 def _cmd_read(args: argparse.Namespace) -> int:
     import cv2
 
+    from companion.vision.files import unreadable
     from companion.vision.watch import draw
 
     reader = _reader(args, args.view)
@@ -153,7 +154,7 @@ def _cmd_read(args: argparse.Namespace) -> int:
                     f"frames: companion watch --camera replay:{name})"
                 )
             else:
-                why = "not an image OpenCV can read (give JPEG or PNG files)"
+                why = unreadable(path)
             print(f"companion: {name}: {why}", file=sys.stderr)
             status = 2
             continue

@@ -21,6 +21,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from companion.vision.files import unreadable
 from companion.vision.reader import (
     CustomDice,
     DiceReader,
@@ -29,6 +30,9 @@ from companion.vision.reader import (
     centre_inside,
 )
 
+# What a show in a folder may be: the pictures OpenCV reads, and those a phone saves that
+# it may not (a show it cannot read is named, never skipped).
+PICTURES = {".jpg", ".jpeg", ".png", ".webp", ".bmp", ".tif", ".tiff", ".heic", ".heif", ".avif"}
 RADIUS = 0.25  # the least cosine distance a taught face accepts a new throw within
 NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
 
@@ -125,12 +129,17 @@ def shows_from_folder(folder: Path) -> dict[str, list[np.ndarray]]:
         )
     shows: dict[str, list[np.ndarray]] = {}
     for sub in sorted(p for p in folder.iterdir() if p.is_dir()):
-        images = [
-            cv2.imread(str(p))
-            for p in sorted(sub.iterdir())
-            if p.suffix.lower() in {".jpg", ".jpeg", ".png"}
-        ]
-        images = [i for i in images if i is not None]
+        images = []
+        for path in sorted(sub.iterdir()):
+            if path.suffix.lower() not in PICTURES or path.name.startswith("."):
+                continue  # a file that is no picture (notes, a viewer's thumbnails)
+            img = cv2.imread(str(path))
+            if img is None:  # a show left out silently would teach the die without it
+                raise VisionError(
+                    f"{path}: {unreadable(path)}; or move it out of {sub}",
+                    code="vision/bad-show",
+                )
+            images.append(img)
         if images:
             shows[sub.name] = images
     return shows

@@ -143,6 +143,24 @@ def test_read_names_a_file_it_cannot_read(config, tmp_path, capsys):
     assert f"companion watch --camera replay:{tmp_path / 'frames'})" in err
 
 
+def test_read_names_phone_formats_opencv_cannot_read(config, tmp_path, capsys):
+    # An iPhone saves HEIC by default: its file type box names the brands heic and mif1
+    # (ISO/IEC 23008-12). An AVIF file names mif1 too, and is said to be AVIF.
+    heic = b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic" + bytes(200)
+    (tmp_path / "IMG_0001.HEIC").write_bytes(heic)
+    avif = b"\x00\x00\x00\x20ftypavif\x00\x00\x00\x00avifmif1miafMA1B" + bytes(200)
+    (tmp_path / "shot.avif").write_bytes(avif)
+    (tmp_path / "empty.jpg").write_bytes(b"")
+    names = [tmp_path / n for n in ("IMG_0001.HEIC", "shot.avif", "empty.jpg")]
+    assert main(["read", *map(str, names)]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 3
+    assert "IMG_0001.HEIC: a HEIC photo, which OpenCV cannot read: save it as JPEG" in err[0]
+    assert "Most Compatible" in err[0]
+    assert "shot.avif: an AVIF picture, which OpenCV cannot read here" in err[1]
+    assert "empty.jpg: an empty file (0 bytes): copy the picture again" in err[2]
+
+
 def test_read_says_when_a_jpeg_is_cut_short_and_reads_what_it_holds(config, tmp_path, capsys):
     # OpenCV decodes a JPEG cut short (a copy broken off) with the missing rows grey, and
     # libjpeg's own warning does not say which file: the reader names it.
@@ -456,6 +474,25 @@ def test_teach_a_symbol_die_then_read_it(config, tmp_path, capsys):
     assert (tmp_path / "data" / "dice" / "tribes.json").exists()
     right, total, log = read_throws(tmp_path, capsys)
     assert right >= 0.85 * total, (right, total, log)
+
+
+def test_a_show_it_cannot_read_is_named_and_the_taught_die_kept(config, tmp_path, capsys):
+    # An iPhone's HEIC photo among the shows: teaching stops and names it, rather than
+    # teaching the die without that show (or without that face), and the die taught before
+    # is kept as it was. A file that is no picture at all (notes) is passed over.
+    assert teach_from_shows(tmp_path, (55, 70)) == 0
+    capsys.readouterr()
+    (tmp_path / "shows" / "star" / "notes.txt").write_text("the star face, shown four times")
+    assert main(["teach", "tribes", "--shows", str(tmp_path / "shows")]) == 0
+    capsys.readouterr()
+    saved = (tmp_path / "data" / "dice" / "tribes.json").read_bytes()
+    heic = tmp_path / "shows" / "moon" / "IMG_0002.HEIC"
+    heic.write_bytes(b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic" + bytes(200))
+    assert main(["teach", "tribes", "--shows", str(tmp_path / "shows")]) == 2
+    err = capsys.readouterr().err
+    assert f"{heic}: a HEIC photo, which OpenCV cannot read: save it as JPEG" in err
+    assert f"or move it out of {heic.parent}" in err
+    assert (tmp_path / "data" / "dice" / "tribes.json").read_bytes() == saved
 
 
 def test_a_die_shown_close_to_the_camera_is_taught_whole(config, tmp_path, capsys):
