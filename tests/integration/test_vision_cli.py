@@ -505,20 +505,31 @@ def test_a_die_shown_close_to_the_camera_is_taught_whole(config, tmp_path, capsy
 
 
 def test_teach_from_the_camera_asks_for_each_face_in_turn(config, tmp_path, capsys, monkeypatch):
-    camera = tmp_path / "camera"  # what the camera sees: each face held up for five frames
+    # What the camera gives: after each Enter, the four frames it kept from before (here an
+    # empty table: taught as a show, they would stop teaching with "no die found"), then the
+    # face put down in a new place. Five places for each face.
+    camera = tmp_path / "camera"
     camera.mkdir()
+    empty = np.full((480, 640, 3), 150, np.uint8)
     for i, name in enumerate(SYMBOLS):
         for k in range(5):
+            for j in range(4):
+                cv2.imwrite(str(camera / f"{i}{k}{j}.png"), empty)
             rng = np.random.default_rng(500 + 10 * i + k)
             img, _ = render.scene(
                 rng, 480, 640, faces=[render.Face("symbol", name)], size_range=(55, 70)
             )
-            cv2.imwrite(str(camera / f"{i}{k}.png"), img)
+            cv2.imwrite(str(camera / f"{i}{k}9.png"), img)
     asked = []
     monkeypatch.setattr("builtins.input", lambda prompt: asked.append(prompt) or "")
     faces = ",".join(SYMBOLS)
     assert main(["teach", "tribes", "--faces", faces, "--camera", f"replay:{camera}@0"]) == 0
-    assert asked == [f"Put the die with {n!r} up under the camera and press Enter" for n in SYMBOLS]
+    assert asked == [
+        f"Put the die with {n!r} up under the camera{'' if k == 1 else ', moved and turned'} "
+        f"({k} of 5) and press Enter"
+        for n in SYMBOLS
+        for k in range(1, 6)
+    ]
     capsys.readouterr()
     rng = np.random.default_rng(777)  # a new throw of one die, never shown while teaching
     img, _ = render.scene(
@@ -536,6 +547,42 @@ def test_teach_refuses_two_faces_that_look_the_same(config, tmp_path, capsys):
     for name in ("fish", "wood"):  # the same picture shown for two faces
         (shows / name).mkdir(parents=True)
         cv2.imwrite(str(shows / name / "0.png"), img)
+    assert main(["teach", "bad", "--shows", str(shows)]) == 2
+    assert "faces 'fish' and 'wood' look the same to the reader" in capsys.readouterr().err
+    assert not (tmp_path / "data" / "dice" / "bad.json").exists()
+
+
+def test_teach_takes_a_star_and_a_triangle_shown_from_five_places(config, tmp_path, capsys):
+    # Shows from five places spread each face's embeddings: the means of a star's and a
+    # triangle's came within 0.03 of each other, which the rule before (means within 0.05)
+    # refused as "look the same", though each show's nearest other show is its own face's.
+    shows = tmp_path / "shows"
+    for i, name in enumerate(["star", "triangle", "ring"]):
+        (shows / name).mkdir(parents=True)
+        for k in range(5):
+            rng = np.random.default_rng(8000 + 100 * i + k)
+            face = render.Face("symbol", name)
+            img, _ = render.scene(rng, 480, 640, faces=[face], size_range=(55, 70))
+            cv2.imwrite(str(shows / name / f"{k}.png"), img)
+    assert main(["teach", "marks", "--shows", str(shows)]) == 0, capsys.readouterr().err
+    die = json.loads((tmp_path / "data" / "dice" / "marks.json").read_text())
+    star, triangle = (np.array(die["faces"][n]) for n in ("star", "triangle"))
+    assert 1 - star @ triangle < 0.05  # the case the rule before refused
+
+
+def test_teach_refuses_two_faces_shown_from_several_places_that_look_the_same(
+    config, tmp_path, capsys
+):
+    # Each face shown in three places; "fish" and "wood" are one symbol under two names, so
+    # their shows are as near each other's as their own.
+    shows = tmp_path / "shows"
+    for i, (name, symbol) in enumerate([("fish", "moon"), ("wood", "moon"), ("ore", "ring")]):
+        (shows / name).mkdir(parents=True)
+        for k in range(3):
+            rng = np.random.default_rng(7000 + 10 * i + k)
+            face = render.Face("symbol", symbol)
+            img, _ = render.scene(rng, 480, 640, faces=[face], size_range=(55, 70))
+            cv2.imwrite(str(shows / name / f"{k}.png"), img)
     assert main(["teach", "bad", "--shows", str(shows)]) == 2
     assert "faces 'fish' and 'wood' look the same to the reader" in capsys.readouterr().err
     assert not (tmp_path / "data" / "dice" / "bad.json").exists()
