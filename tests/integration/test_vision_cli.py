@@ -427,18 +427,22 @@ def test_the_button_advances_and_a_hold_undoes(tmp_path):
 SYMBOLS = ["star", "moon", "ring"]
 
 
+def write_shows(folder, faces, count, seed=0, stride=100, size=(55, 70)) -> None:
+    """``count`` rendered shows of each (face name, symbol) in ``faces``, each in a new place,
+    as ``folder/<face name>/<k>.png``: face i's show k from seed ``seed + stride * i + k``."""
+    for i, (name, symbol) in enumerate(faces):
+        (folder / name).mkdir(parents=True)
+        for k in range(count):
+            rng = np.random.default_rng(seed + stride * i + k)
+            face = render.Face("symbol", symbol)
+            img, _ = render.scene(rng, 480, 640, faces=[face], size_range=size)
+            cv2.imwrite(str(folder / name / f"{k}.png"), img)
+
+
 def teach_from_shows(tmp_path, size) -> int:
     """``companion teach tribes`` from four rendered shows of each symbol, dice ``size`` px."""
-    shows = tmp_path / "shows"
-    for i, name in enumerate(SYMBOLS):
-        (shows / name).mkdir(parents=True)
-        for k in range(4):
-            rng = np.random.default_rng(100 * i + k)
-            img, _ = render.scene(
-                rng, 480, 640, faces=[render.Face("symbol", name)], size_range=size
-            )
-            cv2.imwrite(str(shows / name / f"{k}.png"), img)
-    return main(["teach", "tribes", "--shows", str(shows)])
+    write_shows(tmp_path / "shows", [(n, n) for n in SYMBOLS], 4, size=size)
+    return main(["teach", "tribes", "--shows", str(tmp_path / "shows")])
 
 
 def read_throws(tmp_path, capsys) -> tuple[int, int, list]:
@@ -557,13 +561,7 @@ def test_teach_takes_a_star_and_a_triangle_shown_from_five_places(config, tmp_pa
     # triangle's came within 0.03 of each other, which the rule before (means within 0.05)
     # refused as "look the same", though each show's nearest other show is its own face's.
     shows = tmp_path / "shows"
-    for i, name in enumerate(["star", "triangle", "ring"]):
-        (shows / name).mkdir(parents=True)
-        for k in range(5):
-            rng = np.random.default_rng(8000 + 100 * i + k)
-            face = render.Face("symbol", name)
-            img, _ = render.scene(rng, 480, 640, faces=[face], size_range=(55, 70))
-            cv2.imwrite(str(shows / name / f"{k}.png"), img)
+    write_shows(shows, [(n, n) for n in ("star", "triangle", "ring")], 5, seed=8000)
     assert main(["teach", "marks", "--shows", str(shows)]) == 0, capsys.readouterr().err
     die = json.loads((tmp_path / "data" / "dice" / "marks.json").read_text())
     star, triangle = (np.array(die["faces"][n]) for n in ("star", "triangle"))
@@ -576,13 +574,8 @@ def test_teach_refuses_two_faces_shown_from_several_places_that_look_the_same(
     # Each face shown in three places; "fish" and "wood" are one symbol under two names, so
     # their shows are as near each other's as their own.
     shows = tmp_path / "shows"
-    for i, (name, symbol) in enumerate([("fish", "moon"), ("wood", "moon"), ("ore", "ring")]):
-        (shows / name).mkdir(parents=True)
-        for k in range(3):
-            rng = np.random.default_rng(7000 + 10 * i + k)
-            face = render.Face("symbol", symbol)
-            img, _ = render.scene(rng, 480, 640, faces=[face], size_range=(55, 70))
-            cv2.imwrite(str(shows / name / f"{k}.png"), img)
+    faces = [("fish", "moon"), ("wood", "moon"), ("ore", "ring")]
+    write_shows(shows, faces, 3, seed=7000, stride=10)
     assert main(["teach", "bad", "--shows", str(shows)]) == 2
     assert "faces 'fish' and 'wood' look the same to the reader" in capsys.readouterr().err
     assert not (tmp_path / "data" / "dice" / "bad.json").exists()
