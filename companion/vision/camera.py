@@ -148,10 +148,7 @@ class CaptureCamera:
         self._cap = cv2.VideoCapture(source)
         if not self._cap.isOpened():
             self._cap.release()
-            raise CameraError(
-                f"no camera at {source!r}: is it plugged in, and not used by another program?",
-                code="camera/missing",
-            )
+            raise CameraError(_not_opened(source), code="camera/missing")
 
     def read(self) -> np.ndarray:
         ok, frame = self._cap.read()
@@ -163,6 +160,17 @@ class CaptureCamera:
 
     def close(self) -> None:
         self._cap.release()
+
+
+def _not_opened(source: int | str) -> str:
+    """Why VideoCapture could not open ``source``: a device, a stream or a video file."""
+    if isinstance(source, int) or source.startswith("/dev/"):
+        return f"no camera at {source!r}: is it plugged in, and not used by another program?"
+    if "://" in source:
+        return f"cannot open the stream {source}: is it reachable, and is its address right?"
+    if not Path(source).exists():
+        return f"no video file at {source}: check the path (video:FILE plays a video file)"
+    return f"cannot open the video {source}: OpenCV cannot play this file (try an .mp4 or .avi)"
 
 
 class PiCamera:
@@ -272,9 +280,13 @@ def camera_opener(spec: str) -> Callable[[], Camera]:
         try:
             rate = float(fps) if fps else 10.0
         except ValueError:
+            rate = float("nan")
+        if not rate >= 0:  # and not NaN
             raise CameraError(
-                f"replay frame rate must be a number, not {fps!r}", code="camera/spec"
-            ) from None
+                f"replay frame rate must be a number, 0 (as fast as read) or more, not "
+                f"{fps!r}: for example replay:{path}@10",
+                code="camera/spec",
+            )
         return lambda: ReplayCamera(path, rate)
     if kind == "video" and rest:
         return lambda: CaptureCamera(rest)

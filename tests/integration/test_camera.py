@@ -59,6 +59,8 @@ def test_replay_of_a_video_file(tmp_path):
     [
         ("replay:/nonexistent/frames", "camera/missing", "no folder or video at"),
         ("replay:/tmp@fast", "camera/spec", "frame rate must be a number"),
+        ("replay:/tmp@-5", "camera/spec", "0 (as fast as read) or more, not '-5'"),
+        ("replay:/tmp@nan", "camera/spec", "for example replay:/tmp@10"),
         ("usb:x", "camera/spec", "usb:0"),
         ("webcam", "camera/spec", "unknown camera 'webcam'"),
     ],
@@ -78,6 +80,21 @@ def test_a_missing_usb_camera_says_so():
     with pytest.raises(CameraError, match="is it plugged in") as info:
         CaptureCamera("/dev/video-that-does-not-exist")
     assert info.value.code == "camera/missing"
+
+
+def test_a_video_that_cannot_be_opened_is_named_for_what_it_is(tmp_path):
+    # video:FILE is a file or a stream: a missing file is not a camera to plug in
+    said = {}
+    (tmp_path / "notes.mp4").write_text("not a video")
+    sources = ["/nope/game.mp4", str(tmp_path / "notes.mp4"), "http://127.0.0.1:1/table.mjpg"]
+    for source in sources:
+        with pytest.raises(CameraError) as info:
+            CaptureCamera(source)
+        assert info.value.code == "camera/missing"
+        said[source] = info.value.message
+    assert said["/nope/game.mp4"].startswith("no video file at /nope/game.mp4: check the path")
+    assert "notes.mp4: OpenCV cannot play this file" in said[sources[1]]
+    assert said[sources[2]].startswith("cannot open the stream http://127.0.0.1:1/table.mjpg")
 
 
 def test_a_missing_usb_camera_prints_only_our_message():
