@@ -49,6 +49,17 @@ def _cmd_score(args: argparse.Namespace) -> int:
     return 0
 
 
+def _port(text: str) -> int:
+    """A --port: a whole number from 1 to 65535 (waitress would take 99999 as 34463)."""
+    try:
+        port = int(text)
+    except ValueError:
+        port = 0
+    if not 0 < port < 65536:
+        raise argparse.ArgumentTypeError(f"must be a number from 1 to 65535, not {text!r}")
+    return port
+
+
 def _cmd_serve(args: argparse.Namespace) -> int:
     from companion.serve import serve
 
@@ -291,7 +302,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="start on the embedded demo: a First Island game ready to play",
     )
     p.add_argument("--host", help="address to listen on (default from config: 0.0.0.0)")
-    p.add_argument("--port", type=int, help="port (default from config: 8000)")
+    p.add_argument("--port", type=_port, help="port, 1 to 65535 (default from config: 8000)")
     p.add_argument("--data-dir", help="where the games database lives (default from config)")
     p.add_argument("--no-mdns", action="store_true", help="do not advertise over mDNS")
     p.add_argument(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import logging
 import socket
@@ -9,6 +10,7 @@ import struct
 from pathlib import Path
 
 from companion.engine.store import EventStore
+from companion.errors import CompanionError
 
 log = logging.getLogger(__name__)
 
@@ -147,6 +149,47 @@ def terminal_button(device) -> None:
     )
 
 
+def listen_socket(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host``:``port`` for waitress to listen on, or a CompanionError
+    saying what to do. (waitress binding its own would leave its half-made server's socket
+    and wake-up pipe open when the bind fails.)"""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )[0]
+    except socket.gaierror as exc:
+        raise CompanionError(
+            f"cannot listen on {host}: {exc.strerror}; pass --host 0.0.0.0 (every address) "
+            "or an address that `ip addr` lists",
+            code="web/listen",
+        ) from None
+    sock = socket.socket(family, kind, proto)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as waitress does
+    try:
+        sock.bind(address)
+    except OSError as exc:
+        sock.close()
+        raise CompanionError(listen_problem(host, port, exc), code="web/listen") from None
+    return sock
+
+
+def listen_problem(host: str, port: int, exc: OSError) -> str:
+    """What to do when the server cannot listen on ``host``:``port``."""
+    if exc.errno == errno.EADDRINUSE:
+        return (
+            f"port {port} is in use (is a companion already serving? `systemctl status "
+            f"companion` says): stop that program, or pass --port with another port"
+        )
+    if exc.errno == errno.EADDRNOTAVAIL:
+        return (
+            f"{host} is not an address of this machine: pass --host 0.0.0.0 (every address) "
+            "or one that `ip addr` lists"
+        )
+    if exc.errno == errno.EACCES:
+        return f"port {port} needs root: use a port from 1024 up, such as 8000"
+    return f"cannot listen on {host}:{port}: {exc.strerror or exc}"
+
+
 def serve(
     host: str,
     port: int,
@@ -161,7 +204,7 @@ def serve(
     gpio=None,
     view: str = "down",
 ) -> None:
-    from waitress import serve as waitress_serve
+    from waitress import create_server
 
     from companion.mdns import advertise
     from companion.web import create_app
@@ -172,6 +215,10 @@ def serve(
     app = create_app(
         {"DATABASE": str(database), "DEMO": demo, "JOIN_BASE": urls[0].rstrip("/")}, store=store
     )
+    # Listen first: a port in use, or a host that is not this machine's, is said before
+    # anything else starts (the camera, the pins, the mDNS name).
+    sock = listen_socket(host, port)
+    server = create_server(app, sockets=[sock], threads=THREADS, ident="companion")
     hub = app.extensions["companion.hub"]
     join = urls[0]
     if demo:
@@ -209,7 +256,8 @@ def serve(
     panel = start_panel(device, gpio or GpioConfig(), mock=demo)
     terminal_button(device)
     try:
-        waitress_serve(app, host=host, port=port, threads=THREADS, ident="companion")
+        server.print_listen("Serving on http://{}:{}")
+        server.run()
     finally:
         device.stop()
         panel.close()

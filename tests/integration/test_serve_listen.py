@@ -1,0 +1,45 @@
+"""`companion serve` says why it cannot listen, before the camera, pins or mDNS start."""
+
+import socket
+
+import pytest
+
+from companion.cli import main
+
+
+@pytest.fixture
+def config(tmp_path, monkeypatch):
+    cfg = tmp_path / "config.toml"
+    cfg.write_text(f'[storage]\ndata_dir = "{tmp_path / "data"}"\n')
+    monkeypatch.setenv("COMPANION_CONFIG", str(cfg))
+    return cfg
+
+
+@pytest.mark.parametrize("port", ["99999", "0", "-1", "eighty"])
+def test_a_port_out_of_range_is_refused(config, capsys, port):
+    # waitress would listen on 99999 as 34463, a port nobody was told of
+    with pytest.raises(SystemExit) as info:
+        main(["serve", "--port", port])
+    assert info.value.code == 2
+    assert f"--port: must be a number from 1 to 65535, not '{port}'" in capsys.readouterr().err
+
+
+def test_a_port_in_use_is_named_and_nothing_starts(config, capsys):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        args = ["serve", "--host", "127.0.0.1", "--port", str(port), "--no-mdns"]
+        assert main([*args, "--camera", "replay:/nonexistent@5"]) == 2
+    out, err = capsys.readouterr()
+    assert f"companion: port {port} is in use (is a companion already serving?" in err
+    assert "pass --port with another port" in err
+    # no join link, PIN or camera line: nothing was started for a server that is not up
+    assert "serving on" not in out and "host PIN" not in out and "camera:" not in out
+
+
+def test_an_address_of_another_machine_is_named(config, capsys):
+    # 192.0.2.1 is kept for documentation (RFC 5737): never an address of this machine
+    assert main(["serve", "--host", "192.0.2.1", "--port", "8000", "--no-mdns"]) == 2
+    err = capsys.readouterr().err
+    assert "companion: 192.0.2.1 is not an address of this machine: pass --host 0.0.0.0" in err
