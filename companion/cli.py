@@ -60,6 +60,17 @@ def _port(text: str) -> int:
     return port
 
 
+def _count(text: str) -> int:
+    """A count of dice or frames: a whole number from 1 up (0 dice would never be seen)."""
+    try:
+        n = int(text)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number from 1 up, not {text!r}")
+    return n
+
+
 def _cmd_serve(args: argparse.Namespace) -> int:
     from companion.serve import serve
 
@@ -322,8 +333,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("watch", help="print roll events from a live or replayed camera")
     p.add_argument("--camera", help="pi, usb:N, video:FILE or replay:DIR[@FPS] (default: config)")
-    p.add_argument("--dice", type=int, help="how many dice a roll has (say so when it differs)")
-    p.add_argument("--frames", type=int, help="stop after this many frames")
+    p.add_argument("--dice", type=_count, help="how many dice a roll has (say so when it differs)")
+    p.add_argument("--frames", type=_count, help="stop after this many frames")
     p.add_argument("--die", help="a custom die taught with `companion teach` (default: config)")
     p.add_argument("--view", help=VIEW_HELP + " (default: [camera] view)")
     p.set_defaults(func=_cmd_watch)

@@ -350,6 +350,15 @@ def test_watch_stops_at_once_on_a_camera_spec_it_cannot_understand(config, capsy
     assert "usb:N" in err
 
 
+@pytest.mark.parametrize("option, value", [("--dice", "0"), ("--dice", "-3"), ("--frames", "x")])
+def test_watch_refuses_a_count_below_one(config, capsys, option, value):
+    # with --dice 0 every roll would be "5 of 0 dice seen", and none ever given
+    with pytest.raises(SystemExit) as info:
+        main(["watch", "--camera", "replay:/nonexistent@0", option, value])
+    assert info.value.code == 2
+    assert f"{option}: must be a whole number from 1 up, not '{value}'" in capsys.readouterr().err
+
+
 # -- the device: camera rolls into a game ---------------------------------------------------
 def device_for(folder: Path, tmp_path: Path, settler: Settler | None = None):
     hub = Hub(EventStore(tmp_path / "games.db"))
