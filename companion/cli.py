@@ -260,9 +260,12 @@ def _cmd_teach(args: argparse.Namespace) -> int:
                 "wood,stone,fish) or pass --shows DIR",
                 code="vision/no-faces",
             )
+        faces = teach.face_names(args.faces)  # before the camera: a typo costs no shows
         camera = open_camera(args.camera or args.cfg.camera.source)
         try:
-            shows = teach.shows_from_camera(camera.read, args.faces.split(","), input)
+            shows = teach.shows_from_camera(
+                camera.read, faces, input, check=lambda frame: teach.show_problem(reader, frame)
+            )
         finally:
             camera.close()
     die = teach.learn(reader, args.name, shows)

@@ -175,16 +175,59 @@ PLACEMENTS = 5
 STALE = 4
 
 
+def face_names(text: str) -> list[str]:
+    """The faces ``--faces`` names (comma-separated), each once; a clear error otherwise."""
+    names = [n.strip() for n in text.split(",")]
+    if any(not n for n in names):
+        raise VisionError(
+            f"an empty face name in --faces {text!r}: name each face once, for example "
+            "--faces wood,stone,fish",
+            code="vision/bad-faces",
+        )
+    if twice := sorted({n for n in names if names.count(n) > 1}):
+        raise VisionError(
+            f"--faces names {', '.join(map(repr, twice))} more than once: name each face once",
+            code="vision/bad-faces",
+        )
+    if len(names) < 2:
+        raise VisionError(
+            f"--faces names one face ({names[0]!r}): teach at least two, for example "
+            "--faces wood,stone",
+            code="vision/too-few-faces",
+        )
+    return names
+
+
+def show_problem(reader: DiceReader, img: np.ndarray) -> str | None:
+    """Why ``img`` cannot be a show (no die found), or None when it can."""
+    try:
+        embed_show(reader, img)
+    except VisionError as exc:
+        return exc.message
+    return None
+
+
 def shows_from_camera(
     read: Callable[[], np.ndarray | None],
     faces: list[str],
     ask: Callable[[str], object],
     placements: int = PLACEMENTS,
     stale: int = STALE,
+    check: Callable[[np.ndarray], str | None] | None = None,
 ) -> dict[str, list[np.ndarray]]:
     """A frame of each face in ``placements`` places: a die is told by how its symbol looks
     wherever it lands, and frames of one placement only show one light and one slant. After
-    each Enter the first ``stale`` frames are let go: the camera took them before."""
+    each Enter the first ``stale`` frames are let go: the camera took them before. A frame
+    that ``check`` finds a problem with (no die in it) is asked for again at once, not found
+    after every face has been shown."""
+
+    def take() -> np.ndarray:
+        for _ in range(stale + 1):
+            frame = None
+            while frame is None:
+                frame = read()
+        return frame
+
     shows = {}
     for face in faces:
         frames = []
@@ -194,10 +237,10 @@ def shows_from_camera(
                 f"Put the die with {face!r} up under the camera{again} ({k} of {placements}) "
                 "and press Enter"
             )
-            for _ in range(stale + 1):
-                frame = None
-                while frame is None:
-                    frame = read()
+            frame = take()
+            while check is not None and (problem := check(frame)):
+                ask(f"{problem}; show {face!r} again ({k} of {placements}) and press Enter")
+                frame = take()
             frames.append(frame)
         shows[face] = frames
     return shows

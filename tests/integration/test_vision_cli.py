@@ -519,30 +519,38 @@ def test_a_die_shown_close_to_the_camera_is_taught_whole(config, tmp_path, capsy
 
 def test_teach_from_the_camera_asks_for_each_face_in_turn(config, tmp_path, capsys, monkeypatch):
     # What the camera gives: after each Enter, the four frames it kept from before (here an
-    # empty table: taught as a show, they would stop teaching with "no die found"), then the
-    # face put down in a new place. Five places for each face.
+    # empty table: taken as the show, they would each be asked for again), then the face put
+    # down in a new place. Five places for each face. Once, Enter is pressed before the die
+    # is down (the first face's second place): that show is asked for again at once.
     camera = tmp_path / "camera"
     camera.mkdir()
     empty = np.full((480, 640, 3), 150, np.uint8)
     for i, name in enumerate(SYMBOLS):
         for k in range(5):
-            for j in range(4):
-                cv2.imwrite(str(camera / f"{i}{k}{j}.png"), empty)
-            rng = np.random.default_rng(500 + 10 * i + k)
-            img, _ = render.scene(
-                rng, 480, 640, faces=[render.Face("symbol", name)], size_range=(55, 70)
-            )
-            cv2.imwrite(str(camera / f"{i}{k}9.png"), img)
+            for t in range(2 if (i, k) == (0, 1) else 1):
+                for j in range(4):
+                    cv2.imwrite(str(camera / f"{i}{k}{t}{j}.png"), empty)
+                rng = np.random.default_rng(500 + 10 * i + k)
+                img, _ = render.scene(
+                    rng, 480, 640, faces=[render.Face("symbol", name)], size_range=(55, 70)
+                )
+                last = empty if (i, k, t) == (0, 1, 0) else img
+                cv2.imwrite(str(camera / f"{i}{k}{t}9.png"), last)
     asked = []
     monkeypatch.setattr("builtins.input", lambda prompt: asked.append(prompt) or "")
     faces = ",".join(SYMBOLS)
     assert main(["teach", "tribes", "--faces", faces, "--camera", f"replay:{camera}@0"]) == 0
-    assert asked == [
+    expected = [
         f"Put the die with {n!r} up under the camera{'' if k == 1 else ', moved and turned'} "
         f"({k} of 5) and press Enter"
         for n in SYMBOLS
         for k in range(1, 6)
     ]
+    again = (
+        "no die found in this show: put one die in the middle of the picture; "
+        f"show {SYMBOLS[0]!r} again (2 of 5) and press Enter"
+    )
+    assert asked == [*expected[:2], again, *expected[2:]]
     capsys.readouterr()
     rng = np.random.default_rng(777)  # a new throw of one die, never shown while teaching
     img, _ = render.scene(
@@ -588,6 +596,21 @@ def test_teach_refuses_two_faces_shown_from_several_places_that_look_the_same(
     assert main(["teach", "bad", "--shows", str(shows)]) == 2
     assert "faces 'fish' and 'wood' look the same to the reader" in capsys.readouterr().err
     assert not (tmp_path / "data" / "dice" / "bad.json").exists()
+
+
+@pytest.mark.parametrize(
+    "faces, said",
+    [
+        ("wood,wood,fish", "--faces names 'wood' more than once"),
+        ("wood,,fish", "an empty face name in --faces 'wood,,fish'"),
+        ("wood", "--faces names one face ('wood'): teach at least two"),
+    ],
+)
+def test_teach_names_bad_faces_before_the_camera_opens(config, capsys, faces, said):
+    # the camera named here does not exist: its error would show had it been opened
+    assert main(["teach", "t", "--faces", faces, "--camera", "replay:/nonexistent@0"]) == 2
+    err = capsys.readouterr().err
+    assert said in err and "/nonexistent" not in err
 
 
 def test_teach_refuses_a_bad_name_and_an_unknown_die(config, capsys):
