@@ -252,7 +252,9 @@ def _cmd_teach(args: argparse.Namespace) -> int:
     path = teach.die_path(Path(args.cfg.storage.data_dir).expanduser(), args.name)
     reader = DiceReader()
     if args.shows:
-        shows = teach.shows_from_folder(Path(args.shows))
+        shows = teach.shows_from_folder(
+            Path(args.shows), check=lambda img: teach.show_problem(reader, img)
+        )
     else:
         if not args.faces:
             raise CompanionError(

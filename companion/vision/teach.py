@@ -139,7 +139,11 @@ def _alike(die: CustomDice, a: str, b: str) -> bool:
     return bool((side[near.argmax(1)] != side).mean() >= ALIKE)
 
 
-def shows_from_folder(folder: Path) -> dict[str, list[np.ndarray]]:
+def shows_from_folder(
+    folder: Path, check: Callable[[np.ndarray], str | None] | None = None
+) -> dict[str, list[np.ndarray]]:
+    """Each face's shows from ``folder/<face>/``; a picture that cannot be read, or that
+    ``check`` finds a problem with (no die in it), is named with its path."""
     if not folder.is_dir():
         raise VisionError(
             f"no folder {folder}: it should hold one sub-folder per face, each with "
@@ -158,6 +162,8 @@ def shows_from_folder(folder: Path) -> dict[str, list[np.ndarray]]:
                     f"{path}: {unreadable(path)}; or move it out of {sub}",
                     code="vision/bad-show",
                 )
+            if check is not None and (problem := check(img)):
+                raise VisionError(f"{path}: {problem}", code="vision/bad-show")
             images.append(img)
         if images:
             shows[sub.name] = images

@@ -489,16 +489,23 @@ def test_teach_a_symbol_die_then_read_it(config, tmp_path, capsys):
     assert right >= 0.85 * total, (right, total, log)
 
 
-def test_a_show_it_cannot_read_is_named_and_the_taught_die_kept(config, tmp_path, capsys):
-    # An iPhone's HEIC photo among the shows: teaching stops and names it, rather than
-    # teaching the die without that show (or without that face), and the die taught before
-    # is kept as it was. A file that is no picture at all (notes) is passed over.
+def test_a_show_it_cannot_use_is_named_and_the_taught_die_kept(config, tmp_path, capsys):
+    # A show with no die in it, or an iPhone's HEIC photo among the shows: teaching stops
+    # and names the file, rather than teaching the die without that show (or without that
+    # face), and the die taught before is kept as it was. A file that is no picture at all
+    # (notes) is passed over.
     assert teach_from_shows(tmp_path, (55, 70)) == 0
     capsys.readouterr()
     (tmp_path / "shows" / "star" / "notes.txt").write_text("the star face, shown four times")
     assert main(["teach", "tribes", "--shows", str(tmp_path / "shows")]) == 0
     capsys.readouterr()
     saved = (tmp_path / "data" / "dice" / "tribes.json").read_bytes()
+    blank = tmp_path / "shows" / "ring" / "9.png"  # the table before the die was put down
+    cv2.imwrite(str(blank), np.full((480, 640, 3), 150, np.uint8))
+    assert main(["teach", "tribes", "--shows", str(tmp_path / "shows")]) == 2
+    assert f"{blank}: no die found in this show" in capsys.readouterr().err
+    assert (tmp_path / "data" / "dice" / "tribes.json").read_bytes() == saved
+    blank.unlink()
     heic = tmp_path / "shows" / "moon" / "IMG_0002.HEIC"
     heic.write_bytes(b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic" + bytes(200))
     assert main(["teach", "tribes", "--shows", str(tmp_path / "shows")]) == 2
