@@ -176,8 +176,8 @@ def shows_from_folder(
 # wrong; from three placements, 84.7% and 2.5%; from five, 89.9% and 1.4%.
 PLACEMENTS = 5
 # Frames let go after each Enter: a USB webcam's frames wait in OpenCV's V4L2 buffers (four
-# by default, DEFAULT_V4L_BUFFERS), taken before the die was moved. On the Pi camera, whose
-# next frame is a new one, they cost about a sixth of a second.
+# by default, DEFAULT_V4L_BUFFERS), taken before the die was moved. Where frames are new
+# (the Pi camera), they cost four frame times, about a sixth of a second at 25 a second.
 STALE = 4
 
 
