@@ -23,3 +23,12 @@ def wheel(tmp_path_factory) -> Path:
     assert built.returncode == 0, built.stderr
     (found,) = out.glob("table_companion-*.whl")
     return found
+
+
+@pytest.fixture
+def config(tmp_path, monkeypatch):
+    """A config file whose games and taught dice live under ``tmp_path / "data"``."""
+    cfg = tmp_path / "config.toml"
+    cfg.write_text(f'[storage]\ndata_dir = "{tmp_path / "data"}"\n')
+    monkeypatch.setenv("COMPANION_CONFIG", str(cfg))
+    return cfg

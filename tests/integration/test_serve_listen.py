@@ -7,14 +7,6 @@ import pytest
 from companion.cli import main
 
 
-@pytest.fixture
-def config(tmp_path, monkeypatch):
-    cfg = tmp_path / "config.toml"
-    cfg.write_text(f'[storage]\ndata_dir = "{tmp_path / "data"}"\n')
-    monkeypatch.setenv("COMPANION_CONFIG", str(cfg))
-    return cfg
-
-
 @pytest.mark.parametrize("port", ["99999", "0", "-1", "eighty"])
 def test_a_port_out_of_range_is_refused(config, capsys, port):
     # waitress would listen on 99999 as 34463, a port nobody was told of

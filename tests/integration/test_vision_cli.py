@@ -28,14 +28,6 @@ pytestmark = pytest.mark.integration
 ROLLS = [[1, 2, 3, 4, 5], [6, 6, 2, 3, 1]]
 
 
-@pytest.fixture
-def config(tmp_path, monkeypatch):
-    cfg = tmp_path / "config.toml"
-    cfg.write_text(f'[storage]\ndata_dir = "{tmp_path / "data"}"\n')
-    monkeypatch.setenv("COMPANION_CONFIG", str(cfg))
-    return cfg
-
-
 @pytest.fixture(scope="module")
 def demo_folder(tmp_path_factory) -> Path:
     """The frames `make run` replays (companion.demo)."""
