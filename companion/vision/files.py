@@ -1,4 +1,5 @@
-"""What to tell a person about a picture file OpenCV could not read."""
+"""What to tell a person about a picture file: one OpenCV could not read, or a JPEG cut
+short that it read only in part."""
 
 from __future__ import annotations
 
@@ -38,3 +39,35 @@ def unreadable(path: Path) -> str:
                 "Settings > Camera > Formats > Most Compatible takes JPEG photos)"
             )
     return "not an image OpenCV can read (give JPEG or PNG files)"
+
+
+def cut_short(path: Path) -> bool:
+    """Whether ``path`` is a JPEG cut short: its markers walked from the start never reach
+    the end-of-image marker. OpenCV still decodes such a file (libjpeg fills the missing rows
+    and warns only "Premature end of JPEG file"). Walking the markers, rather than looking at
+    the file's last bytes, passes over an EXIF thumbnail's own end marker and whatever a
+    phone appends after the picture (a motion photo's video)."""
+    data = path.read_bytes()
+    if not data.startswith(b"\xff\xd8"):
+        return False
+    at = 2
+    while at + 2 <= len(data):
+        if data[at] != 0xFF:
+            return False  # not a marker where one should be: not a JPEG we can judge
+        kind = data[at + 1]
+        if kind == 0xD9:
+            return False
+        if kind == 0xFF or 0xD0 <= kind <= 0xD7:  # fill byte, restart marker: no length
+            at += 1 if kind == 0xFF else 2
+            continue
+        at += 2 + int.from_bytes(data[at + 2 : at + 4], "big")
+        if kind == 0xDA:  # a scan: its coded data runs to the next marker (FF not 00, D0-D7)
+            while True:
+                at = data.find(b"\xff", at)
+                if at < 0 or at + 1 >= len(data):
+                    return True
+                nxt = data[at + 1]
+                if nxt != 0 and not 0xD0 <= nxt <= 0xD7:
+                    break
+                at += 2
+    return True
