@@ -49,26 +49,24 @@ def _cmd_score(args: argparse.Namespace) -> int:
     return 0
 
 
-def _port(text: str) -> int:
-    """A --port: a whole number from 1 to 65535 (waitress would take 99999 as 34463)."""
-    try:
-        port = int(text)
-    except ValueError:
-        port = 0
-    if not 0 < port < 65536:
-        raise argparse.ArgumentTypeError(f"must be a number from 1 to 65535, not {text!r}")
-    return port
+def _whole(low: int, high: int | None = None):
+    """An argparse type: a whole number from ``low`` (to ``high``), else a clear error."""
+
+    def parse(text: str) -> int:
+        try:
+            n = int(text)
+        except ValueError:
+            n = low - 1
+        if n < low or (high is not None and n > high):
+            span = f"a number from {low} to {high}" if high else f"a whole number from {low} up"
+            raise argparse.ArgumentTypeError(f"must be {span}, not {text!r}")
+        return n
+
+    return parse
 
 
-def _count(text: str) -> int:
-    """A count of dice or frames: a whole number from 1 up (0 dice would never be seen)."""
-    try:
-        n = int(text)
-    except ValueError:
-        n = 0
-    if n < 1:
-        raise argparse.ArgumentTypeError(f"must be a whole number from 1 up, not {text!r}")
-    return n
+# waitress would take --port 99999 as 34463; --dice 0 would never be seen
+_port, _count = _whole(1, 65535), _whole(1)
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
