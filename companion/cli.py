@@ -217,10 +217,12 @@ def _cmd_teach(args: argparse.Namespace) -> int:
 
     path = teach.die_path(Path(args.cfg.storage.data_dir).expanduser(), args.name)
     reader = DiceReader()
+
+    def embed(img):  # each show once, as it comes: one with no die is named at once
+        return teach.embed_show(reader, img)
+
     if args.shows:
-        shows = teach.shows_from_folder(
-            Path(args.shows), check=lambda img: teach.show_problem(reader, img)
-        )
+        shows = teach.shows_from_folder(Path(args.shows), embed=embed)
     else:
         if not args.faces:
             raise CompanionError(
@@ -231,12 +233,10 @@ def _cmd_teach(args: argparse.Namespace) -> int:
         faces = teach.face_names(args.faces)  # before the camera: a typo costs no shows
         camera = open_camera(args.camera or args.cfg.camera.source)
         try:
-            shows = teach.shows_from_camera(
-                camera.read, faces, input, check=lambda frame: teach.show_problem(reader, frame)
-            )
+            shows = teach.shows_from_camera(camera.read, faces, input, embed=embed)
         finally:
             camera.close()
-    die = teach.learn(reader, args.name, shows)
+    die = teach.learn_embedded(reader, args.name, shows)
     die.save(path)
     print(f"taught die {args.name!r} with faces {', '.join(die.faces)}; saved to {path}")
     print(

@@ -89,11 +89,16 @@ def close_up_boxes(reader: DiceReader, img: np.ndarray, found: list) -> list:
 
 def learn(reader: DiceReader, name: str, shows: dict[str, Iterable[np.ndarray]]) -> CustomDice:
     """A custom die from ``shows``: face name -> pictures of that face up."""
+    embedded = {face: [embed_show(reader, img) for img in imgs] for face, imgs in shows.items()}
+    return learn_embedded(reader, name, embedded)
+
+
+def learn_embedded(reader: DiceReader, name: str, shows: dict[str, list[np.ndarray]]) -> CustomDice:
+    """A custom die from ``shows``: face name -> the embeddings of its shows (``embed_show``)."""
     if len(shows) < 2:
         raise VisionError("teach at least two faces", code="vision/too-few-faces")
     faces, radius, kept = {}, {}, {}
-    for face, images in shows.items():
-        embs = [embed_show(reader, img) for img in images]
+    for face, embs in shows.items():
         if not embs:
             raise VisionError(f"no show of face {face!r}", code="vision/no-shows")
         kept[face] = np.array(embs, np.float32)
@@ -140,10 +145,11 @@ def _alike(die: CustomDice, a: str, b: str) -> bool:
 
 
 def shows_from_folder(
-    folder: Path, check: Callable[[np.ndarray], str | None] | None = None
+    folder: Path, embed: Callable[[np.ndarray], np.ndarray] | None = None
 ) -> dict[str, list[np.ndarray]]:
-    """Each face's shows from ``folder/<face>/``; a picture that cannot be read, or that
-    ``check`` finds a problem with (no die in it), is named with its path."""
+    """Each face's shows from ``folder/<face>/``: the pictures, or with ``embed`` (such as
+    ``embed_show``) their embeddings. A picture that cannot be read, or that ``embed``
+    cannot use (no die in it), is named with its path."""
     if not folder.is_dir():
         raise VisionError(
             f"no folder {folder}: it should hold one sub-folder per face, each with "
@@ -162,8 +168,11 @@ def shows_from_folder(
                     f"{path}: {unreadable(path)}; or move it out of {sub}",
                     code="vision/bad-show",
                 )
-            if check is not None and (problem := check(img)):
-                raise VisionError(f"{path}: {problem}", code="vision/bad-show")
+            if embed is not None:
+                try:
+                    img = embed(img)
+                except VisionError as exc:
+                    raise VisionError(f"{path}: {exc.message}", code="vision/bad-show") from None
             images.append(img)
         if images:
             shows[sub.name] = images
@@ -204,28 +213,20 @@ def face_names(text: str) -> list[str]:
     return names
 
 
-def show_problem(reader: DiceReader, img: np.ndarray) -> str | None:
-    """Why ``img`` cannot be a show (no die found), or None when it can."""
-    try:
-        embed_show(reader, img)
-    except VisionError as exc:
-        return exc.message
-    return None
-
-
 def shows_from_camera(
     read: Callable[[], np.ndarray | None],
     faces: list[str],
     ask: Callable[[str], object],
     placements: int = PLACEMENTS,
     stale: int = STALE,
-    check: Callable[[np.ndarray], str | None] | None = None,
+    embed: Callable[[np.ndarray], np.ndarray] | None = None,
 ) -> dict[str, list[np.ndarray]]:
     """A frame of each face in ``placements`` places: a die is told by how its symbol looks
     wherever it lands, and frames of one placement only show one light and one slant. After
-    each Enter the first ``stale`` frames are let go: the camera took them before. A frame
-    that ``check`` finds a problem with (no die in it) is asked for again at once, not found
-    after every face has been shown."""
+    each Enter the first ``stale`` frames are let go: the camera took them before. With
+    ``embed`` (such as ``embed_show``) each frame's embedding is kept instead, and a frame
+    it cannot use (no die in it) is asked for again at once, not found after every face
+    has been shown."""
 
     def take() -> np.ndarray:
         for _ in range(stale + 1):
@@ -244,9 +245,13 @@ def shows_from_camera(
                 "and press Enter"
             )
             frame = take()
-            while check is not None and (problem := check(frame)):
-                ask(f"{problem}; show {face!r} again ({k} of {placements}) and press Enter")
-                frame = take()
+            while embed is not None:
+                try:
+                    frame = embed(frame)
+                    break
+                except VisionError as exc:
+                    ask(f"{exc.message}; show {face!r} again ({k} of {placements}) and press Enter")
+                    frame = take()
             frames.append(frame)
         shows[face] = frames
     return shows
