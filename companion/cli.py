@@ -127,8 +127,8 @@ def _cmd_read(args: argparse.Namespace) -> int:
     from companion.vision.watch import draw
 
     reader = _reader(args, args.view)
-    if args.annotate:
-        Path(args.annotate).mkdir(parents=True, exist_ok=True)
+    folder = _annotate_folder(args.annotate) if args.annotate else None
+    taken = {Path(name).resolve() for name in args.images}  # never drawn over
     status = 0
     for name in args.images:
         path = Path(name)
@@ -160,9 +160,58 @@ def _cmd_read(args: argparse.Namespace) -> int:
             values = " ".join("?" if d.value is None else str(d.value) for d in dice)
             count = "1 die" if len(dice) == 1 else f"{len(dice)} dice"
             print(f"{name}: {count}: {values}", flush=True)
-        if args.annotate:
-            cv2.imwrite(str(Path(args.annotate) / (Path(name).stem + ".png")), draw(img, dice))
+        if folder is not None:
+            _write_drawn(_drawn_path(folder, path, taken), draw(img, dice))
     return status
+
+
+def _annotate_folder(name: str) -> Path:
+    """The --annotate folder, made if need be, or a clear error before any image is read."""
+    folder = Path(name)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise CompanionError(
+            f"--annotate {name}: that is a file, not a folder; name a folder to draw the "
+            "images into",
+            code="read/annotate",
+        ) from None
+    except OSError as exc:
+        raise CompanionError(
+            f"--annotate {name}: cannot make that folder ({exc.strerror}); name a folder "
+            "you can write to",
+            code="read/annotate",
+        ) from None
+    return folder
+
+
+def _drawn_path(folder: Path, image: Path, taken: set[Path]) -> Path:
+    """Where the drawn copy of ``image`` goes: ``STEM.png``, or ``STEM-2.png`` and on when
+    that name is ``taken`` (resolved paths): drawn already this run (photos from two folders
+    both called IMG_0001) or one of the images read (--annotate naming the photos' own
+    folder), so no picture is drawn over."""
+    n = 1
+    while True:
+        path = folder / (f"{image.stem}.png" if n == 1 else f"{image.stem}-{n}.png")
+        if path.resolve() not in taken:
+            taken.add(path.resolve())
+            return path
+        n += 1
+
+
+def _write_drawn(path: Path, drawn) -> None:
+    import cv2
+
+    png = cv2.imencode(".png", drawn)[1]
+    try:
+        path.write_bytes(png.tobytes())
+    except OSError as exc:
+        path.unlink(missing_ok=True)  # no half-written picture left behind
+        raise StorageError(
+            f"could not write the drawn image {path} ({exc.strerror}); free some space or "
+            "give --annotate another folder",
+            code="read/annotate",
+        ) from None
 
 
 def _cmd_watch(args: argparse.Namespace) -> int:

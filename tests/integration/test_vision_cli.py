@@ -181,6 +181,51 @@ def test_read_says_when_a_jpeg_is_cut_short_and_reads_what_it_holds(config, tmp_
         assert f"{tmp_path / name}: " in out  # still read, as far as it goes
 
 
+def test_read_never_draws_over_a_picture_and_names_a_bad_annotate_folder(config, tmp_path, capsys):
+    # Photos from two phones are both IMG_0001; --annotate names the first one's own folder.
+    rng = np.random.default_rng(5)
+    photos = []
+    for folder, value in (("a", 3), ("b", 5)):
+        img, _ = render.scene(
+            rng, 480, 640, faces=[render.Face("pips", value)], size_range=(60, 66)
+        )
+        (tmp_path / folder).mkdir()
+        photos.append(tmp_path / folder / "IMG_0001.png")
+        cv2.imwrite(str(photos[-1]), img)
+    before = photos[0].read_bytes()
+    assert main(["read", "--annotate", str(tmp_path / "a"), *map(str, photos)]) == 0
+    assert photos[0].read_bytes() == before
+    assert sorted(p.name for p in (tmp_path / "a").iterdir()) == [
+        "IMG_0001-2.png",
+        "IMG_0001-3.png",
+        "IMG_0001.png",
+    ]
+    for drawn, photo in zip(("IMG_0001-2.png", "IMG_0001-3.png"), photos):
+        shown, original = cv2.imread(str(tmp_path / "a" / drawn)), cv2.imread(str(photo))
+        assert shown.shape == original.shape and 0 < np.mean(shown != original) < 0.2
+    capsys.readouterr()
+
+    (tmp_path / "afile").write_text("")
+    assert main(["read", "--annotate", str(tmp_path / "afile"), str(photos[0])]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and f"--annotate {tmp_path / 'afile'}: that is a file, not a folder" in err
+    assert main(["read", "--annotate", str(tmp_path / "afile" / "sub"), str(photos[0])]) == 2
+    assert "cannot make that folder (Not a directory)" in capsys.readouterr().err
+
+
+def test_read_says_when_a_drawn_image_cannot_be_written(config, tmp_path, capsys):
+    img, _ = render.scene(
+        np.random.default_rng(5), 480, 640, faces=[render.Face("pips", 2)], size_range=(60, 66)
+    )
+    cv2.imwrite(str(tmp_path / "roll.png"), img)
+    (tmp_path / "drawn").mkdir()
+    (tmp_path / "drawn" / "roll.png").symlink_to("/dev/full")  # a disk with no room left
+    assert main(["read", "--annotate", str(tmp_path / "drawn"), str(tmp_path / "roll.png")]) == 1
+    err = capsys.readouterr().err
+    assert f"could not write the drawn image {tmp_path / 'drawn' / 'roll.png'} (No space" in err
+    assert "free some space or give --annotate another folder" in err
+
+
 def test_read_turns_dice_as_a_straight_down_camera_sees_them_with_view_down(
     config, tmp_path, capsys
 ):
