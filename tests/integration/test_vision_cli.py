@@ -200,7 +200,7 @@ def test_read_never_draws_over_a_picture_and_names_a_bad_annotate_folder(config,
         "IMG_0001-3.png",
         "IMG_0001.png",
     ]
-    for drawn, photo in zip(("IMG_0001-2.png", "IMG_0001-3.png"), photos):
+    for drawn, photo in zip(("IMG_0001-2.png", "IMG_0001-3.png"), photos, strict=True):
         shown, original = cv2.imread(str(tmp_path / "a" / drawn)), cv2.imread(str(photo))
         assert shown.shape == original.shape and 0 < np.mean(shown != original) < 0.2
     capsys.readouterr()
