@@ -27,9 +27,11 @@ import cv2
 import numpy as np
 
 from companion.errors import CompanionError
+from companion.vision.files import unreadable
 
 log = logging.getLogger(__name__)
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp"}
+_PASSED_OVER: set[Path] = set()  # replayed frames found not to be pictures, already said
 
 
 class CameraError(CompanionError, OSError):
@@ -68,7 +70,10 @@ class Camera(Protocol):
 
 
 class ReplayCamera:
-    """Frames from a folder of images or a video file, paced at ``fps`` (0: as fast as read)."""
+    """Frames from a folder of images or a video file, paced at ``fps`` (0: as fast as read).
+
+    A file in the folder that is not a picture is passed over; a file gone mid-replay is a
+    camera unplugged, and a folder with no picture left in it is a camera missing."""
 
     def __init__(self, source: str | Path, fps: float = 10.0, loop: bool = True):
         self.path = Path(source)
@@ -76,6 +81,7 @@ class ReplayCamera:
         self.fps, self.loop = fps, loop
         self._next = 0.0
         self._index = 0
+        self._bad: dict[Path, str] = {}  # frames in the folder that are not pictures, and why
         self._video: cv2.VideoCapture | None = None
         if self.path.is_dir():
             self.files = sorted(
@@ -110,16 +116,29 @@ class ReplayCamera:
             if not ok:
                 raise CameraError(f"the video {self.path} has ended", code="camera/ended")
             return frame
-        if self._index >= len(self.files):
-            if not self.loop:
-                raise CameraError(f"the replay of {self.path} has ended", code="camera/ended")
-            self._index = 0
-        path = self.files[self._index]
-        self._index += 1
-        frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
-        if frame is None:  # deleted or unreadable mid-replay: like a camera unplugged
-            raise CameraError(f"frame {path} could not be read", code="camera/missing")
-        return frame
+        for _ in range(len(self.files)):
+            if self._index >= len(self.files):
+                if not self.loop:
+                    raise CameraError(f"the replay of {self.path} has ended", code="camera/ended")
+                self._index = 0
+            path = self.files[self._index]
+            self._index += 1
+            if path in self._bad:
+                continue
+            frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
+            if frame is not None:
+                return frame
+            if not path.is_file():  # gone mid-replay (the folder moved): a camera unplugged
+                raise CameraError(f"frame {path} could not be read", code="camera/missing")
+            # there, but not a picture (a broken copy, a HEIC): passed over from now on
+            self._bad[path] = unreadable(path)
+            if path not in _PASSED_OVER:  # said once, not again each time the replay reopens
+                _PASSED_OVER.add(path)
+                log.warning("replay: passing over %s: it is %s", path, self._bad[path])
+        path, why = next(iter(self._bad.items()))
+        raise CameraError(
+            f"no frame in {self.path} could be read: {path.name} is {why}", code="camera/missing"
+        )
 
     def close(self) -> None:
         if self._video is not None:

@@ -43,6 +43,34 @@ def test_replay_without_loop_ends_with_a_clear_error(tmp_path):
         cam.read()
 
 
+def test_replay_passes_over_a_file_that_is_not_a_picture_and_goes_on(tmp_path, caplog):
+    # A broken copy among the frames used to end the replay there each time round, so the
+    # frames after it were never seen.
+    folder = frames(tmp_path / "f")
+    (folder / "frame_001b.png").write_text("not a picture")
+    cam = ReplayCamera(folder, fps=0)
+    seen = [int(cam.read()[0, 0, 0]) for _ in range(7)]
+    assert seen == [40, 80, 120, 40, 80, 120, 40]
+    again = ReplayCamera(folder, fps=0)  # as the supervisor opens it again after a fault
+    assert [int(again.read()[0, 0, 0]) for _ in range(3)] == [40, 80, 120]
+    said = [r.getMessage() for r in caplog.records if "passing over" in r.getMessage()]
+    assert len(said) == 1 and "frame_001b.png: it is not an image OpenCV can read" in said[0]
+
+
+def test_replay_of_a_folder_with_no_picture_in_it_says_so(tmp_path):
+    folder = tmp_path / "f"
+    folder.mkdir()
+    (folder / "a.jpg").write_bytes(b"")
+    (folder / "b.png").write_text("not a picture")
+    with pytest.raises(CameraError) as info:
+        ReplayCamera(folder, fps=0).read()
+    assert info.value.code == "camera/missing"
+    assert info.value.message == (
+        f"no frame in {folder} could be read: a.jpg is an empty file (0 bytes): copy the "
+        "picture again"
+    )
+
+
 def test_replay_of_a_video_file(tmp_path):
     path = tmp_path / "roll.avi"
     writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10, (64, 48))
