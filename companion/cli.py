@@ -314,7 +314,11 @@ VIEW_HELP = (
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="companion", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="companion",
+        description="Table Companion: reads the dice on the table, keeps each game's score "
+        "and serves the live scoreboard to the players' phones.",
+    )
     parser.add_argument("--version", action="version", version=f"companion {__version__}")
     parser.add_argument("--config", help="TOML configuration file (see deploy/config.example.toml)")
     parser.add_argument("-v", "--verbose", action="store_true", help="log debug messages")

@@ -1,4 +1,4 @@
-"""`companion score first-island BOARD.json`, run as a real process."""
+"""The `companion` command run as a real process: `score first-island BOARD.json`, `--help`."""
 
 import json
 import subprocess
@@ -112,3 +112,12 @@ def test_an_exported_board_scores_the_same(tmp_path):
     path.write_text(json.dumps(game.export_board(s, 0)))
     run = companion("score", "first-island", str(path))
     assert json.loads(run.stdout)["total"] == game.score(s)[0]["total"] == -33
+
+
+def test_the_help_says_what_the_device_is_and_lists_every_command():
+    run = companion("--help")
+    assert run.returncode == 0, run.stderr
+    assert "``" not in run.stdout  # the module's reST docstring is not help text
+    assert "Table Companion: reads the dice" in " ".join(run.stdout.split())
+    for command in ("score", "serve", "read", "watch", "teach", "doctor", "bench"):
+        assert f"\n    {command} " in run.stdout, command
