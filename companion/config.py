@@ -19,6 +19,11 @@ from typing import Any
 
 from companion.errors import ConfigError
 
+KINDS = {int: "a whole number", float: "a number", bool: "true or false", str: "a quoted string"}
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+MAX_BOUNCE = 0.5  # seconds; a longer debounce would swallow a quick second press
+MIN_HOLD, MAX_HOLD = 0.5, 10.0  # seconds the button is held to undo
+
 SYSTEM_CONFIG = Path("/etc/companion/config.toml")
 
 
@@ -116,9 +121,7 @@ def _section(name: str, cls: type, values: Any, where: str):
             values = {**values, key: float(value)}
             continue
         if not isinstance(value, expected) or isinstance(value, bool) != (expected is bool):
-            raise ConfigError(
-                f"{where}: [{name}] {key} must be a {expected.__name__}, not {value!r}"
-            )
+            raise ConfigError(f"{where}: [{name}] {key} must be {KINDS[expected]}, not {value!r}")
     return replace(defaults, **values)
 
 
@@ -149,7 +152,27 @@ def parse(data: dict, where: str = "config") -> Config:
     if len(pins) != len(set(pins)):
         raise ConfigError(f"{where}: [gpio] two parts share a pin: {pins}; give each its own")
     if not 0 <= config.vision.min_confidence < 1:
-        raise ConfigError(f"{where}: [vision] min_confidence must be from 0 to below 1")
+        raise ConfigError(
+            f"{where}: [vision] min_confidence must be from 0 to below 1, "
+            f"not {config.vision.min_confidence}"
+        )
+    if config.log.level.upper() not in LOG_LEVELS:
+        raise ConfigError(
+            f"{where}: [log] level must be one of {', '.join(LOG_LEVELS)}, not {config.log.level!r}"
+        )
+    # gpiozero refuses a negative time only once the pins open, and lets through a hold of
+    # no time at all, which would make every press of the button an undo
+    bounce, hold = config.gpio.bounce_seconds, config.gpio.hold_seconds
+    if not 0 <= bounce <= MAX_BOUNCE:
+        raise ConfigError(
+            f"{where}: [gpio] bounce_seconds must be from 0 to {MAX_BOUNCE} (a switch settles "
+            f"in a few hundredths), not {bounce}"
+        )
+    if not MIN_HOLD <= hold <= MAX_HOLD:
+        raise ConfigError(
+            f"{where}: [gpio] hold_seconds must be from {MIN_HOLD} to {MAX_HOLD} (shorter, a "
+            f"press would be taken for a hold and undo), not {hold}"
+        )
     return config
 
 

@@ -29,15 +29,24 @@ def test_a_file_overrides_only_what_it_names(tmp_path, monkeypatch):
 @pytest.mark.parametrize(
     "text, message",
     [
-        ("[web]\nport = 'eighty'\n", "[web] port must be a int, not 'eighty'"),
+        ("[web]\nport = 'eighty'\n", "[web] port must be a whole number, not 'eighty'"),
         ("[web]\nprot = 80\n", "[web] has no setting 'prot'"),
         ("[camra]\n", "unknown section(s) camra"),
         ("[web]\nport = 70000\n", "port must be 1 to 65535"),
         ("[web\n", "is not valid TOML"),
         ("[gpio]\nbutton = 40", "[gpio] button must be a BCM pin 2 to 27"),
         ("[gpio]\nled_ready = 17", "two parts share a pin"),
-        ('[gpio]\nhold_seconds = "2"', "[gpio] hold_seconds must be a float"),
-        ("[vision]\nmin_confidence = 1.5", "[vision] min_confidence must be from 0 to below 1"),
+        ('[gpio]\nhold_seconds = "2"', "[gpio] hold_seconds must be a number, not '2'"),
+        (
+            "[vision]\nmin_confidence = 1.5",
+            "[vision] min_confidence must be from 0 to below 1, not 1.5",
+        ),
+        ('[log]\nlevel = "loud"', "[log] level must be one of DEBUG, INFO, WARNING, ERROR, CRIT"),
+        ("[gpio]\nbounce_seconds = -0.01", "[gpio] bounce_seconds must be from 0 to 0.5"),
+        ("[gpio]\nbounce_seconds = nan", "[gpio] bounce_seconds must be from 0 to 0.5"),
+        ("[gpio]\nhold_seconds = 0", "[gpio] hold_seconds must be from 0.5 to 10.0 (shorter, a"),
+        ("[gpio]\nhold_seconds = -1", "[gpio] hold_seconds must be from 0.5 to 10.0"),
+        ("[gpio]\nhold_seconds = inf", "[gpio] hold_seconds must be from 0.5 to 10.0"),
         ('[camera]\nsorce = "pi"', "[camera] has no setting 'sorce'"),
     ],
 )
