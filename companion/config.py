@@ -156,6 +156,11 @@ def parse(data: dict, where: str = "config") -> Config:
             f"{where}: [vision] min_confidence must be from 0 to below 1, "
             f"not {config.vision.min_confidence}"
         )
+    if not config.storage.data_dir.strip():  # "" would keep the games wherever it started
+        raise ConfigError(
+            f"{where}: [storage] data_dir is empty; name a folder, or drop the line to keep the "
+            f"games in {_default_data_dir()}"
+        )
     if config.log.level.upper() not in LOG_LEVELS:
         raise ConfigError(
             f"{where}: [log] level must be one of {', '.join(LOG_LEVELS)}, not {config.log.level!r}"

@@ -55,13 +55,31 @@ class EventStore:
         self._local = threading.local()
         self._memory_conn: sqlite3.Connection | None = None
         if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            self._make_folder(Path(self.path))
         schema = resources.files("companion.engine").joinpath("schema.sql").read_text()
         with self._guard("create the schema"):
             self._conn().executescript(schema)
 
     def __repr__(self) -> str:
         return f"EventStore({self.path!r})"
+
+    @staticmethod
+    def _make_folder(path: Path) -> None:
+        """The database's folder, made if need be; a file in the way, or a place that cannot
+        be written, is named with what to do."""
+        fix = "set [storage] data_dir (or --data-dir) to a folder the companion can write"
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except FileExistsError:
+            raise StorageError(
+                f"cannot keep the games in {path.parent}: it is a file, not a folder; {fix}"
+            ) from None
+        except OSError as exc:
+            raise StorageError(
+                f"cannot make the folder {path.parent} for the games ({exc.strerror}); {fix}"
+            ) from None
+        if path.is_dir():
+            raise StorageError(f"cannot keep the games in {path}: it is a folder; {fix}")
 
     # -- connections -------------------------------------------------------------
     def _conn(self) -> sqlite3.Connection:

@@ -87,3 +87,22 @@ def test_a_full_disk_refuses_the_action_and_keeps_the_game(file_store):
     assert session.state in (before, session.game.apply(before, big))
     assert Session(file_store, session.game_id).state == session.state
     session.act(Mark(1, (0, 0), (1, 2), 0))  # space again: the game goes on
+
+
+def test_a_games_folder_that_cannot_be_made_is_named_with_what_to_do(tmp_path):
+    (tmp_path / "afile").write_text("")
+    (tmp_path / "data" / "games.db").mkdir(parents=True)
+    said = {}
+    for place in ("afile", "afile/sub", "data"):
+        with pytest.raises(StorageError) as info:
+            EventStore(tmp_path / place / "games.db")
+        said[place] = info.value.message
+        assert said[place].endswith(
+            "set [storage] data_dir (or --data-dir) to a folder the companion can write"
+        ), said[place]
+    assert f"cannot keep the games in {tmp_path / 'afile'}: it is a file" in said["afile"]
+    assert (
+        f"cannot make the folder {tmp_path / 'afile' / 'sub'} for the games (Not a"
+        in said["afile/sub"]
+    )
+    assert f"{tmp_path / 'data' / 'games.db'}: it is a folder" in said["data"]

@@ -48,6 +48,7 @@ def test_a_file_overrides_only_what_it_names(tmp_path, monkeypatch):
         ("[gpio]\nhold_seconds = -1", "[gpio] hold_seconds must be from 0.5 to 10.0"),
         ("[gpio]\nhold_seconds = inf", "[gpio] hold_seconds must be from 0.5 to 10.0"),
         ('[camera]\nsorce = "pi"', "[camera] has no setting 'sorce'"),
+        ('[storage]\ndata_dir = " "', "[storage] data_dir is empty; name a folder, or drop the"),
     ],
 )
 def test_bad_settings_are_named(tmp_path, text, message):
