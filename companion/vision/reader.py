@@ -20,9 +20,11 @@ never guessed; a card may name a second classifier asked about such a die first
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import json
+import os
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -30,7 +32,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from companion.errors import CompanionError
+from companion.errors import CompanionError, StorageError
 
 DETECT_SIZE = 512  # the detector's input side when training (the model fixes it)
 STRIDE = 4  # detector output cell, in input pixels
@@ -892,23 +894,37 @@ class CustomDice:
         return names, np.array([float((1 - self.shows[n] @ embedding).min()) for n in names])
 
     def save(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(
-            json.dumps(
-                {
-                    "name": self.name,
-                    "model": self.model,
-                    "max_distance": self.max_distance,
-                    "radius": {k: round(v, 4) for k, v in self.radius.items()},
-                    "faces": {k: [round(float(x), 6) for x in v] for k, v in self.faces.items()},
-                    "shows": {
-                        k: [[round(float(x), 6) for x in e] for e in v]
-                        for k, v in self.shows.items()
-                    },
+        """Write the die to ``path`` whole or not at all: a full disk or a killed process
+        leaves the die taught before as it was, never half a file."""
+        text = json.dumps(
+            {
+                "name": self.name,
+                "model": self.model,
+                "max_distance": self.max_distance,
+                "radius": {k: round(v, 4) for k, v in self.radius.items()},
+                "faces": {k: [round(float(x), 6) for x in v] for k, v in self.faces.items()},
+                "shows": {
+                    k: [[round(float(x), 6) for x in e] for e in v] for k, v in self.shows.items()
                 },
-                indent=1,
-            )
+            },
+            indent=1,
         )
+        part = path.with_name(f".{path.name}.part")
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with open(part, "w") as f:
+                f.write(text)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(part, path)
+        except OSError as exc:
+            with contextlib.suppress(OSError):  # the folder itself may be what failed
+                part.unlink()
+            raise StorageError(
+                f"could not save the taught die to {path} ({exc.strerror}); free some space "
+                "or set [storage] data_dir to a folder the companion can write, then teach "
+                "it again"
+            ) from None
 
     @classmethod
     def load(cls, path: Path) -> CustomDice:
@@ -923,7 +939,7 @@ class CustomDice:
                 data.get("radius"),
                 {k: np.asarray(v, np.float32) for k, v in data.get("shows", {}).items()},
             )
-        except (OSError, ValueError, KeyError) as exc:
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
             raise VisionError(
                 f"cannot read the taught die {path}: {exc}. Teach it again with "
                 "`companion teach NAME`."

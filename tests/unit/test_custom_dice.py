@@ -5,8 +5,10 @@ from __future__ import annotations
 import json
 
 import numpy as np
+import pytest
 
-from companion.vision.reader import CustomDice, DieReading, one_size
+from companion.errors import StorageError
+from companion.vision.reader import CustomDice, DieReading, VisionError, one_size
 
 
 def unit(*xs: float) -> np.ndarray:
@@ -76,3 +78,28 @@ def test_a_die_saved_before_shows_were_kept_still_loads(tmp_path):
     )
     old = CustomDice.load(tmp_path / "old.json")
     assert old.match(unit(1, 0.1, 0))[0] == "a" and old.match(unit(0, 0, 1)) is None
+
+
+def test_a_die_that_cannot_be_saved_leaves_the_one_taught_before_whole(tmp_path):
+    path = tmp_path / "dice" / "test.json"
+    die(a=[unit(1, 0, 0)], b=[unit(0, 1, 0)]).save(path)
+    before = path.read_text()
+    (path.parent / ".test.json.part").symlink_to("/dev/full")  # a disk with no room left
+    with pytest.raises(StorageError) as info:
+        die(a=[unit(0, 0, 1)], b=[unit(0, 1, 0)]).save(path)
+    assert info.value.message.startswith(f"could not save the taught die to {path} (No space")
+    assert path.read_text() == before and sorted(p.name for p in path.parent.iterdir()) == [
+        "test.json"
+    ]
+    (tmp_path / "taken").write_text("")  # a file where the dice folder should be
+    with pytest.raises(StorageError, match="then teach it again"):
+        die(a=[unit(1, 0, 0)], b=[unit(0, 1, 0)]).save(tmp_path / "taken" / "test.json")
+
+
+def test_a_taught_die_file_of_the_wrong_shape_is_named(tmp_path):
+    (tmp_path / "odd.json").write_text(json.dumps({"name": "odd", "faces": ["a", "b"]}))
+    with pytest.raises(VisionError) as info:
+        CustomDice.load(tmp_path / "odd.json")
+    said = info.value.message
+    assert said.startswith(f"cannot read the taught die {tmp_path / 'odd.json'}: ")
+    assert said.endswith("Teach it again with `companion teach NAME`.")
