@@ -110,7 +110,7 @@ def action_from_json(game: Game, data: Mapping[str, Any]) -> Any:
     if not isinstance(data, Mapping) or "type" not in data:
         raise IllegalAction(f"an action needs a 'type'; got {data!r}", code="action/malformed")
     kind = data["type"]
-    cls = game.actions.get(kind)
+    cls = game.actions.get(kind) if isinstance(kind, str) else None
     if cls is None:
         raise IllegalAction(
             f"{game.title} has no action {kind!r}; known: {', '.join(sorted(game.actions))}",
@@ -146,7 +146,7 @@ def get_game(name: str) -> Game:
 
     try:
         return _REGISTRY[name]
-    except KeyError:
+    except (KeyError, TypeError):  # TypeError: not a name at all (a list from a JSON body)
         raise UnknownGame(
             f"no game called {name!r}; known games: {', '.join(sorted(_REGISTRY))}"
         ) from None

@@ -52,6 +52,16 @@ def _body() -> dict:
     return data
 
 
+def _optional_body() -> dict:
+    """The request's JSON object, or {} when it sent none; anything else is refused."""
+    data = request.get_json(silent=True)
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise BadRequest(f"send a JSON object as the request body, or none, not {data!r}")
+    return data
+
+
 @bp.before_request
 def _refuse_cross_site():
     """State-changing requests must come from the device's own pages."""
@@ -77,12 +87,13 @@ def _check_pin(data: dict) -> None:
 
 
 def _check_seat(game_id: str, seat: Any) -> None:
+    if not isinstance(seat, int) or isinstance(seat, bool):
+        raise BadRequest(f"seat must be a seat number (0 for the first), not {seat!r}")
     token = request.headers.get("X-Seat-Token")
     claimed = hub().store.seats(game_id).get(seat)
     if claimed is None or token is None or not secrets.compare_digest(claimed[1], token):
-        shown = seat + 1 if isinstance(seat, int) else seat
         raise Forbidden(
-            f"only the phone that claimed seat {shown} may act for it; claim the seat first",
+            f"only the phone that claimed seat {seat + 1} may act for it; claim the seat first",
             code="auth/seat",
         )
 
@@ -175,7 +186,7 @@ def show_game(game_id: str):
 
 @bp.delete("/games/<game_id>")
 def delete_game(game_id: str):
-    _check_pin(request.get_json(silent=True) or {})
+    _check_pin(_optional_body())
     hub().session(game_id)  # 404 if unknown
     hub().store.delete_game(game_id)
     hub().forget(game_id)
@@ -184,7 +195,7 @@ def delete_game(game_id: str):
 
 @bp.post("/games/<game_id>/seats/<int:seat>")
 def claim_seat(game_id: str, seat: int):
-    data = request.get_json(silent=True) or {}
+    data = _optional_body()
     s = hub().session(game_id)
     if not 0 <= seat < s.players:
         raise IllegalAction(
@@ -217,7 +228,7 @@ def act(game_id: str):
 
 
 def _undo_redo(game_id: str, which: str):
-    data = request.get_json(silent=True) or {}
+    data = _optional_body()
     seat = data.get("seat")
     if seat is None:
         _check_pin(data)

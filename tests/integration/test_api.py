@@ -77,6 +77,34 @@ def test_a_body_that_is_not_json_is_refused(client, game):
     assert (r.status_code, r.get_json()["error"]) == (400, "request/malformed")
 
 
+@pytest.mark.parametrize(
+    "path, body, status, code",
+    [
+        ("/undo", [1], 400, "request/malformed"),
+        ("/redo", -1, 400, "request/malformed"),
+        ("/seats/1", [None], 400, "request/malformed"),
+        ("/undo", {"seat": [0]}, 400, "request/malformed"),
+        ("/actions", {"action": {**MARK, "seat": [0, 0]}}, 400, "request/malformed"),
+        ("/actions", {"action": {**MARK, "seat": True}}, 400, "request/malformed"),
+        ("/actions", {"action": {"type": {"a": 1}}}, 422, "action/unknown"),
+        ("/actions", {"action": {"type": ["dice_rolled"]}}, 422, "action/unknown"),
+    ],
+)
+def test_a_body_of_the_wrong_shape_is_refused_and_changes_nothing(
+    client, game, path, body, status, code
+):
+    # each of these was a 500 from a type the route did not expect (found by fuzzing)
+    act(client, game, ROLL)
+    r = client.post(f"/api/games/{game}{path}", json=body)
+    assert (r.status_code, r.get_json()["error"]) == (status, code), r.get_json()
+    assert client.get(f"/api/games/{game}").get_json()["seq"] == 1
+    r = client.delete(f"/api/games/{game}", json=["4321"])
+    assert (r.status_code, r.get_json()["error"]) == (400, "request/malformed")
+    r = client.post("/api/games", json={"game": ["first-island"], "players": 2})
+    assert (r.status_code, r.get_json()["error"]) == (404, "game/unknown")
+    assert [g["game_id"] for g in client.get("/api/games").get_json()] == [game]
+
+
 def test_unknown_game_is_404(client):
     assert client.get("/api/games/NOPE1").status_code == 404
     assert client.get("/api/games/NOPE1").get_json()["error"] == "game/unknown"
