@@ -278,6 +278,12 @@ def export_json(game_id: str):
     )
 
 
+def _as_text(cell: str) -> str:
+    """A typed-in cell a spreadsheet would run as a formula (=, +, -, @, a tab or a return
+    first: CSV injection), with a leading apostrophe so it is shown as the text it is."""
+    return "'" + cell if cell[:1] in ("=", "+", "-", "@", "\t", "\r") else cell
+
+
 @bp.get("/games/<game_id>/export.csv")
 def export_csv(game_id: str):
     s = hub().session(game_id)
@@ -286,7 +292,7 @@ def export_csv(game_id: str):
     w.writerow(["seat", "name", "line", "points"])
     seats = hub().store.seats(game_id)
     for seat, score in enumerate(s.score()):
-        name = seats.get(seat, (f"Player {seat + 1}",))[0]
+        name = _as_text(seats.get(seat, (f"Player {seat + 1}",))[0])
         for tribe, t in score.get("tribes", {}).items():
             w.writerow([seat + 1, name, f"{tribe} base", t["base"]])
             w.writerow([seat + 1, name, f"{tribe} request", t["request"]])

@@ -1,5 +1,7 @@
 """The JSON API through Flask's test client: every route and every error path."""
 
+import csv
+import io
 import json
 
 import pytest
@@ -214,6 +216,17 @@ def test_export_json_and_csv(client, game):
     text = client.get(f"/api/games/{game}/export.csv").data.decode()
     assert text.splitlines()[0] == "seat,name,line,points"
     assert "1,Player 1,total,-30" in text
+
+
+def test_a_name_a_spreadsheet_would_run_as_a_formula_is_exported_as_text(client, game):
+    # A seat's name is typed on a phone; opened in a spreadsheet, =... or @... would run
+    # (CSV injection): such a name is written with a leading apostrophe, as OWASP advises.
+    seat(client, game, 0, '=HYPERLINK("x","win")')
+    seat(client, game, 1, "@SUM(1+1)")
+    rows = list(csv.reader(io.StringIO(client.get(f"/api/games/{game}/export.csv").data.decode())))
+    names = {row[1] for row in rows[1:]}
+    assert names == {'\'=HYPERLINK("x","win")', "'@SUM(1+1)"}
+    assert client.get(f"/api/games/{game}").get_json()["seats"][1]["name"] == "@SUM(1+1)"
 
 
 def test_a_finished_game_reports_scores_over_rounds(client, game):
