@@ -31,6 +31,7 @@ from companion.vision.files import unreadable
 
 log = logging.getLogger(__name__)
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp"}
+MAX_USB = 255  # /dev/video0 to /dev/video255, as many as Linux numbers
 _PASSED_OVER: set[Path] = set()  # replayed frames found not to be pictures, already said
 
 
@@ -296,6 +297,12 @@ def camera_opener(spec: str) -> Callable[[], Camera]:
     kind, _, rest = spec.partition(":")
     if kind == "replay" and rest:
         path, _, fps = rest.partition("@")
+        if not path:  # "replay:@5" would replay whatever folder it was started in
+            raise CameraError(
+                f"{spec!r} names no folder or video to replay: for example "
+                f"replay:/home/pi/frames{'@' + fps if fps else ''}",
+                code="camera/spec",
+            )
         try:
             rate = float(fps) if fps else 10.0
         except ValueError:
@@ -313,9 +320,13 @@ def camera_opener(spec: str) -> Callable[[], Camera]:
         try:
             index = int(rest or 0)
         except ValueError:
+            index = -1
+        if not 0 <= index <= MAX_USB:  # OpenCV's "any camera" index -1 crashed the process
             raise CameraError(
-                f"usb camera must be a number like usb:0, not {spec!r}", code="camera/spec"
-            ) from None
+                f"usb camera must be a number from 0 to {MAX_USB} like usb:0 (/dev/video0), "
+                f"not {spec!r}",
+                code="camera/spec",
+            )
         return lambda: CaptureCamera(index)
     if kind == "pi":
         return PiCamera

@@ -90,6 +90,9 @@ def test_replay_of_a_video_file(tmp_path):
         ("replay:/tmp@-5", "camera/spec", "0 (as fast as read) or more, not '-5'"),
         ("replay:/tmp@nan", "camera/spec", "for example replay:/tmp@10"),
         ("usb:x", "camera/spec", "usb:0"),
+        ("usb:-1", "camera/spec", "from 0 to 255 like usb:0 (/dev/video0), not 'usb:-1'"),
+        ("usb:99999999999999999999", "camera/spec", "usb camera must be a number from 0 to"),
+        ("replay:@5", "camera/spec", "'replay:@5' names no folder or video to replay"),
         ("webcam", "camera/spec", "unknown camera 'webcam'"),
     ],
 )
