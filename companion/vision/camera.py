@@ -190,6 +190,8 @@ def _not_opened(source: int | str) -> str:
         return f"cannot open the stream {source}: is it reachable, and is its address right?"
     if not Path(source).exists():
         return f"no video file at {source}: check the path (video:FILE plays a video file)"
+    if Path(source).is_dir():
+        return f"{source} is a folder, not a video: to replay its frames use replay:{source}"
     return f"cannot open the video {source}: OpenCV cannot play this file (try an .mp4 or .avi)"
 
 

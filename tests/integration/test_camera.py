@@ -118,6 +118,7 @@ def test_a_video_that_cannot_be_opened_is_named_for_what_it_is(tmp_path):
     said = {}
     (tmp_path / "notes.mp4").write_text("not a video")
     sources = ["/nope/game.mp4", str(tmp_path / "notes.mp4"), "http://127.0.0.1:1/table.mjpg"]
+    sources.append(str(tmp_path))
     for source in sources:
         with pytest.raises(CameraError) as info:
             CaptureCamera(source)
@@ -126,6 +127,9 @@ def test_a_video_that_cannot_be_opened_is_named_for_what_it_is(tmp_path):
     assert said["/nope/game.mp4"].startswith("no video file at /nope/game.mp4: check the path")
     assert "notes.mp4: OpenCV cannot play this file" in said[sources[1]]
     assert said[sources[2]].startswith("cannot open the stream http://127.0.0.1:1/table.mjpg")
+    assert said[str(tmp_path)] == (
+        f"{tmp_path} is a folder, not a video: to replay its frames use replay:{tmp_path}"
+    )
 
 
 def test_a_missing_usb_camera_prints_only_our_message():
