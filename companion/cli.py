@@ -282,7 +282,7 @@ def _cmd_teach(args: argparse.Namespace) -> int:
         faces = teach.face_names(args.faces)  # before the camera: a typo costs no shows
         camera = open_camera(args.camera or args.cfg.camera.source)
         try:
-            shows = teach.shows_from_camera(camera.read, faces, input, embed=embed)
+            shows = teach.shows_from_camera(camera.read, faces, _press_enter, embed=embed)
         finally:
             camera.close()
     die = teach.learn_embedded(reader, args.name, shows)
@@ -293,6 +293,20 @@ def _cmd_teach(args: argparse.Namespace) -> int:
         f'"{args.name}" in the config'
     )
     return 0
+
+
+def _press_enter(prompt: str) -> str:
+    """``input``, where no keyboard (stdin closed: a service, a pipe) is a clear error."""
+    try:
+        return input(prompt)
+    except EOFError:
+        print(flush=True)  # end the prompt's line
+        raise CompanionError(
+            "teaching from the camera waits for Enter after each show, and no keyboard is "
+            "there (stdin is closed): run it in a terminal, or teach from pictures with "
+            "--shows DIR; nothing was saved",
+            code="vision/no-keyboard",
+        ) from None
 
 
 def _cmd_doctor(args: argparse.Namespace) -> int:

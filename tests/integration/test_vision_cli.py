@@ -605,6 +605,33 @@ def test_teach_from_the_camera_asks_for_each_face_in_turn(config, tmp_path, caps
     assert [d["value"] for d in json.loads(capsys.readouterr().out)["dice"]] == [SYMBOLS[1]]
 
 
+def test_teach_from_the_camera_without_a_keyboard_says_so_and_saves_nothing(
+    config, tmp_path, capsys, monkeypatch
+):
+    # Run from a service or a pipe, stdin is closed: input() raised EOFError, a traceback.
+    camera = tmp_path / "camera"
+    camera.mkdir()
+    img, _ = render.scene(
+        np.random.default_rng(500), 480, 640, faces=[render.Face("symbol", SYMBOLS[0])]
+    )
+    cv2.imwrite(str(camera / "a.png"), img)
+    answers = iter(["", ""])  # Enter twice, then the keyboard is gone
+
+    def press(prompt):
+        try:
+            return next(answers)
+        except StopIteration:
+            raise EOFError from None
+
+    monkeypatch.setattr("builtins.input", press)
+    argv = ["teach", "tribes", "--faces", ",".join(SYMBOLS), "--camera", f"replay:{camera}@0"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "teaching from the camera waits for Enter after each show, and no keyboard" in err
+    assert err.rstrip().endswith("teach from pictures with --shows DIR; nothing was saved")
+    assert not (tmp_path / "data" / "dice" / "tribes.json").exists()
+
+
 def test_teach_refuses_two_faces_that_look_the_same(config, tmp_path, capsys):
     shows = tmp_path / "shows"
     rng = np.random.default_rng(3)
