@@ -40,9 +40,14 @@ def test_a_busy_camera_is_recognised_with_what_to_do():
         assert c.level == "FAIL" and "busy" in c.detail and "systemctl stop companion" in c.fix
 
 
-def test_a_missing_camera_says_to_check_the_cable():
-    c = doctor.check_camera("usb:0", opener_failing("no camera found"))
+def test_a_missing_camera_says_what_to_check_for_its_kind():
+    c = doctor.check_camera("pi", opener_failing("no camera found"))
     assert c.level == "FAIL" and "ribbon cable" in c.fix
+    c = doctor.check_camera("usb:0", opener_failing("no camera found"))
+    assert c.level == "FAIL" and "plug the webcam in" in c.fix and "ribbon" not in c.fix
+    c = doctor.check_camera("replay:/nowhere")  # a folder of frames has no cable
+    assert c.level == "FAIL" and "no folder or video at /nowhere" in c.detail
+    assert c.fix == "check the path in [camera] source (or --camera)"
 
 
 def test_a_camera_that_gives_no_frame_says_what_stalls_one():
