@@ -435,9 +435,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="numerals: a list of font files to draw numeral dice in, one a line "
         "(models/recipe/heldout-fonts.txt: fonts the classifier never learned)",
     )
-    p.add_argument("--repeat", type=int, default=2000, help="engine: timed repetitions")
-    p.add_argument("--clients", type=int, default=12, help="web: live pages connected")
-    p.add_argument("--actions", type=int, default=200, help="web: actions sent")
+    p.add_argument("--repeat", type=_count, default=2000, help="engine: timed repetitions")
+    p.add_argument("--clients", type=_count, default=12, help="web: live pages connected")
+    p.add_argument("--actions", type=_whole(2), default=200, help="web: actions sent (2 up)")
     p.set_defaults(func=_cmd_bench, needs_config=False)
     return parser
 

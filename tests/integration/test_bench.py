@@ -1,5 +1,7 @@
 """The benchmark runs (its figures are reported by `make bench`, never asserted here)."""
 
+import pytest
+
 from companion.bench import bench_engine
 
 
@@ -14,6 +16,18 @@ def test_every_live_page_receives_every_update():
 
     out = bench_web(clients=4, actions=6)
     assert (out["deliveries"], out["missing"]) == (24, 0)
+    assert out["latency_ms_p50"] <= out["latency_ms_p95"] <= out["latency_ms_max"]
+
+
+def test_the_benchmarks_refuse_counts_they_cannot_measure(capsys):
+    # --repeat 0 and --clients 0 ended in a statistics error: no median of nothing
+    from companion.cli import main
+
+    for argv in (["--repeat", "0"], ["--clients", "0"], ["--actions", "1"]):
+        with pytest.raises(SystemExit) as info:
+            main(["bench", "web", *argv])
+        assert info.value.code == 2
+        assert f"argument {argv[0]}: must be a whole number from" in capsys.readouterr().err
 
 
 def test_the_web_benchmark_stops_its_server_and_its_pages():
