@@ -159,7 +159,7 @@ def _cmd_read(args: argparse.Namespace) -> int:
         else:
             values = " ".join("?" if d.value is None else str(d.value) for d in dice)
             count = "1 die" if len(dice) == 1 else f"{len(dice)} dice"
-            print(f"{name}: {count}: {values}", flush=True)
+            print(f"{name}: {count}: {values}" if dice else f"{name}: no dice found", flush=True)
         if folder is not None:
             _write_drawn(_drawn_path(folder, path, taken), draw(img, dice))
     return status

@@ -71,8 +71,11 @@ def test_read_without_json_prints_a_line_a_picture(config, tmp_path, capsys):
             rng, 480, 640, faces=[render.Face("pips", v) for v in values], size_range=(60, 66)
         )
         cv2.imwrite(str(tmp_path / name), img)
-    assert main(["read", str(tmp_path / "one.png"), str(tmp_path / "three.png")]) == 0
-    one, three = capsys.readouterr().out.splitlines()
+    cv2.imwrite(str(tmp_path / "none.png"), np.full((480, 640, 3), 150, np.uint8))
+    names = ("one.png", "three.png", "none.png")
+    assert main(["read", *(str(tmp_path / n) for n in names)]) == 0
+    one, three, none = capsys.readouterr().out.splitlines()
+    assert none == f"{tmp_path / 'none.png'}: no dice found"
     assert one == f"{tmp_path / 'one.png'}: 1 die: 4"
     head, values = three.rsplit(": ", 1)
     assert head == f"{tmp_path / 'three.png'}: 3 dice" and sorted(values.split()) == ["1", "2", "6"]
