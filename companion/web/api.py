@@ -201,7 +201,13 @@ def claim_seat(game_id: str, seat: int):
         raise IllegalAction(
             f"there is no seat {seat + 1} in a {s.players}-player game", code="action/bad_seat"
         )
-    name = str(data.get("name") or f"Player {seat + 1}")[:24]
+    name = data.get("name") or ""
+    if not isinstance(name, str):
+        raise BadRequest(f"a seat's name is text, not {name!r}")
+    # one line of printable text: a newline or a control character would break the pages'
+    # lines and the score sheet's rows
+    name = " ".join("".join(c if c.isprintable() else " " for c in name).split())[:24]
+    name = name or f"Player {seat + 1}"
     if seat in hub().store.seats(game_id):
         _check_pin(data)  # taking over a claimed seat is the host's call
     token = secrets.token_urlsafe(16)

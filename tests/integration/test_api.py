@@ -148,6 +148,17 @@ def test_a_stale_action_is_409(client, game):
     assert (r.status_code, r.get_json()["error"]) == (409, "action/stale")
 
 
+def test_a_seat_name_is_one_line_of_text(client, game):
+    names = {0: "  Ann\n\tLee\x07 ", 1: "\n \u200b"}
+    for n, name in names.items():
+        assert client.post(f"/api/games/{game}/seats/{n}", json={"name": name}).status_code == 200
+    seats = client.get(f"/api/games/{game}").get_json()["seats"]
+    assert [s["name"] for s in seats] == ["Ann Lee", "Player 2"]
+    r = client.post(f"/api/games/{game}/seats/0", json={"name": {"first": "Ann"}, "pin": PIN})
+    assert (r.status_code, r.get_json()["error"]) == (400, "request/malformed")
+    assert client.get(f"/api/games/{game}").get_json()["seats"][0]["name"] == "Ann Lee"
+
+
 def test_claiming_a_taken_seat_needs_the_host_pin(client, game):
     seat(client, game, 0, "Ann")
     r = client.post(f"/api/games/{game}/seats/0", json={"name": "Eve"})
