@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from companion.config import Config
+from companion.engine.store import not_a_database
 
 MIN_FREE_MB = 200
 # A frame darker than this mean level (of 255) is dim: the labelled dev photos' means run from
@@ -217,6 +218,17 @@ def check_data(data_dir: Path) -> list[Check]:
         con.execute("PRAGMA quick_check").fetchone()
         con.close()
     except (OSError, sqlite3.Error) as exc:
+        if not_a_database(exc):
+            database = data_dir / "games.db"
+            return [
+                Check(
+                    "data",
+                    "FAIL",
+                    f"{database} is not a games database SQLite can read ({exc})",
+                    f"move it aside (mv {database} {database}.bad) to start with no games, "
+                    "or set [storage] data_dir to another folder",
+                )
+            ]
         return [
             Check(
                 "data",
@@ -241,6 +253,8 @@ def check_data(data_dir: Path) -> list[Check]:
 
 def check_port(host: str, port: int) -> Check:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        # as serve binds: connections the last run closed (TIME_WAIT) do not hold the port
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             s.bind((host, port))
         except OSError as exc:

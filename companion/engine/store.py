@@ -47,6 +47,23 @@ class GameRecord:
     finished: bool
 
 
+def not_a_database(exc: BaseException | None) -> bool:
+    """Whether SQLite said the file is not a database it can read: some other file, or one
+    damaged (cut short, overwritten)."""
+    return isinstance(exc, sqlite3.DatabaseError) and any(
+        said in str(exc) for said in ("file is not a database", "disk image is malformed")
+    )
+
+
+def damaged(path: str) -> str:
+    """What to say, and do, about a games database SQLite cannot read."""
+    return (
+        f"{path} is not a games database SQLite can read (damaged, or some other file): "
+        f"move it aside (mv {path} {path}.bad) to start with no games, or set [storage] "
+        "data_dir to another folder; nothing was changed in it"
+    )
+
+
 class EventStore:
     """Games and their logs in one SQLite database (a file path, or ``":memory:"``)."""
 
@@ -57,8 +74,15 @@ class EventStore:
         if self.path != ":memory:":
             self._make_folder(Path(self.path))
         schema = resources.files("companion.engine").joinpath("schema.sql").read_text()
-        with self._guard("create the schema"):
-            self._conn().executescript(schema)
+        try:
+            with self._guard("create the schema"):
+                self._conn().executescript(schema)
+        except StorageError as exc:
+            if not_a_database(exc.__cause__):
+                raise StorageError(
+                    damaged(self.path), code="storage/not-a-database"
+                ) from exc.__cause__
+            raise
 
     def __repr__(self) -> str:
         return f"EventStore({self.path!r})"

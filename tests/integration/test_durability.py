@@ -106,3 +106,20 @@ def test_a_games_folder_that_cannot_be_made_is_named_with_what_to_do(tmp_path):
         in said["afile/sub"]
     )
     assert f"{tmp_path / 'data' / 'games.db'}: it is a folder" in said["data"]
+
+
+def test_a_damaged_games_database_is_named_and_left_as_it_is(tmp_path):
+    db = tmp_path / "games.db"
+    store = EventStore(db)
+    Session.create(store, "first-island", 2, {}).act(ACTIONS[0])
+    store._conn().execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    store.close()
+    whole = db.read_bytes()
+    for kind, data in (("cut short", whole[: len(whole) // 3]), ("not one", b"x" * 5000)):
+        db.write_bytes(data)
+        with pytest.raises(StorageError) as info:
+            EventStore(db)
+        assert info.value.code == "storage/not-a-database", kind
+        assert info.value.message.startswith(f"{db} is not a games database SQLite can read")
+        assert f"move it aside (mv {db} {db}.bad) to start with no games" in info.value.message
+        assert db.read_bytes() == data, kind

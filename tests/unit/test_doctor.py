@@ -127,6 +127,22 @@ def test_a_port_in_use_is_reported():
     assert c.level == "warn" and "in use" in c.detail
 
 
+def test_a_port_left_only_by_closed_connections_is_free():
+    # A server (serve sets SO_REUSEADDR, as waitress does) closes first, so its side waits
+    # out TIME_WAIT; serve binds through that, so doctor must not call the port in use.
+    with socket.socket() as listener:
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+        port = listener.getsockname()[1]
+        client = socket.create_connection(("127.0.0.1", port))
+        served, _ = listener.accept()
+        served.close()
+        client.close()
+    c = doctor.check_port("127.0.0.1", port)
+    assert (c.level, c.detail) == ("ok", f"127.0.0.1:{port} is free")
+
+
 def test_an_unset_clock_fails():
     assert doctor.check_clock(0).level == "FAIL"  # 1970: a Pi that never reached NTP
     assert doctor.check_clock(1_800_000_000).level == "ok"
@@ -164,3 +180,10 @@ def test_the_taught_die_in_the_config_is_checked_against_the_dice_model(tmp_path
     assert stale.level == "FAIL" and "another version of the dice model" in stale.detail
     CustomDice("tribes", faces, model=DiceReader().teach_id).save(data / "dice/tribes.json")
     assert doctor.check_taught_die("tribes", data).level == "ok"
+
+
+def test_a_damaged_games_database_is_not_called_unwritable(tmp_path):
+    (tmp_path / "games.db").write_bytes(b"x" * 5000)
+    [c] = doctor.check_data(tmp_path)
+    assert c.level == "FAIL" and "is not a games database SQLite can read" in c.detail
+    assert c.fix.startswith(f"move it aside (mv {tmp_path / 'games.db'} ") and "chown" not in c.fix
