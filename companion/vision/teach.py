@@ -157,7 +157,8 @@ def shows_from_folder(
             code="vision/no-folder",
         )
     shows: dict[str, list[np.ndarray]] = {}
-    for sub in sorted(p for p in folder.iterdir() if p.is_dir()):
+    # a hidden folder (a viewer's .thumbnails, .git) is no face
+    for sub in sorted(p for p in folder.iterdir() if p.is_dir() and not p.name.startswith(".")):
         images = []
         for path in sorted(sub.iterdir()):
             if path.suffix.lower() not in PICTURES or path.name.startswith("."):

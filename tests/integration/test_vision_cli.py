@@ -537,8 +537,12 @@ def test_a_show_it_cannot_use_is_named_and_the_taught_die_kept(config, tmp_path,
     assert teach_from_shows(tmp_path, (55, 70)) == 0
     capsys.readouterr()
     (tmp_path / "shows" / "star" / "notes.txt").write_text("the star face, shown four times")
+    thumbs = tmp_path / "shows" / ".thumbnails"  # a viewer's, of the moon's first show
+    thumbs.mkdir()
+    moon = next((tmp_path / "shows" / "moon").iterdir())
+    cv2.imwrite(str(thumbs / "moon.png"), cv2.resize(cv2.imread(str(moon)), (320, 240)))
     assert main(["teach", "tribes", "--shows", str(tmp_path / "shows")]) == 0
-    capsys.readouterr()
+    assert ".thumbnails" not in capsys.readouterr().out  # not taught as a face
     saved = (tmp_path / "data" / "dice" / "tribes.json").read_bytes()
     blank = tmp_path / "shows" / "ring" / "9.png"  # the table before the die was put down
     cv2.imwrite(str(blank), np.full((480, 640, 3), 150, np.uint8))
