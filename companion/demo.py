@@ -34,17 +34,28 @@ VERSION = 1
 
 
 def demo_frames(folder: Path) -> Path:
-    """The demo's camera frames in ``folder``, drawn the first time."""
+    """The demo's camera frames in ``folder``, drawn the first time, and again whenever one
+    is missing or empty (deleted, or written to a full disk): the demo counts its frames to
+    know where each roll comes to rest."""
     stamp = folder / "frames.json"
     want = {"version": VERSION, "rolls": ROLLS}
-    if stamp.exists() and json.loads(stamp.read_text()) == want:
+    names = [f"frame-{i:04d}.jpg" for i in range(len(ROLLS) * FRAMES_PER_ROLL)]
+    try:
+        whole = json.loads(stamp.read_text()) == want and all(
+            (folder / n).stat().st_size > 0 for n in names
+        )
+    except (OSError, ValueError):
+        whole = False
+    if whole:
         return folder
     from companion.vision.render import roll_sequence
 
     folder.mkdir(parents=True, exist_ok=True)
+    stamp.unlink(missing_ok=True)  # until every frame is written again
     log.info("drawing the demo camera's frames in %s (once)", folder)
-    for i, frame in enumerate(roll_sequence(2024, ROLLS)):
-        cv2.imwrite(str(folder / f"frame-{i:04d}.jpg"), frame, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    for name, frame in zip(names, roll_sequence(2024, ROLLS), strict=True):
+        jpeg = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 90])[1]
+        (folder / name).write_bytes(jpeg.tobytes())  # an OSError (a full disk) is raised
     stamp.write_text(json.dumps(want))
     return folder
 

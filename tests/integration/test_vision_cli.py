@@ -420,6 +420,22 @@ def run_frames(device: Device, n: int) -> list[str]:
     return states
 
 
+def test_the_demo_frames_are_drawn_again_when_one_is_lost(tmp_path, monkeypatch):
+    # The demo counts frames to know where each roll rests: a frame deleted, or left empty by
+    # a full disk, used to stay lost for good behind the folder's stamp.
+    import companion.demo
+
+    monkeypatch.setattr(companion.demo, "ROLLS", [[1, 2, 3, 4, 5]])  # one roll: quicker
+    folder = demo_frames(tmp_path / "demo")
+    frames = sorted(folder.glob("frame-*.jpg"))
+    assert len(frames) == FRAMES_PER_ROLL
+    drawn = {p.name: p.read_bytes() for p in frames}
+    frames[3].unlink()
+    frames[7].write_bytes(b"")
+    demo_frames(folder)
+    assert {p.name: p.read_bytes() for p in sorted(folder.glob("frame-*.jpg"))} == drawn
+
+
 def test_a_settled_roll_enters_the_game_as_a_camera_chance_action(demo_folder, tmp_path):
     device, session = device_for(demo_folder, tmp_path)
     states = run_frames(device, FRAMES_PER_ROLL)  # the first roll
