@@ -5,8 +5,10 @@ from __future__ import annotations
 import errno
 import fcntl
 import logging
+import signal
 import socket
 import struct
+import threading
 from pathlib import Path
 
 from companion.engine.store import EventStore
@@ -39,6 +41,20 @@ def lan_addresses() -> list[str]:
             found.append(socket.inet_ntoa(packed[20:24]))
     found.sort(key=lambda ip: ip.startswith("127."))
     return found or ["127.0.0.1"]
+
+
+def stop_on_sigterm() -> None:
+    """Make SIGTERM (systemctl stop, a shutdown) end the server as Ctrl-C does, through its
+    clean-up: by default it ends the process at once, and an LED left lit by a dead service
+    stays lit, the mDNS name stays advertised and the camera is never closed."""
+    if threading.current_thread() is not threading.main_thread():
+        return  # only the main thread may set a handler (tests run serve in threads)
+
+    def handler(signum, frame):
+        log.info("stopping: %s", signal.Signals(signum).name)
+        raise SystemExit(0)
+
+    signal.signal(signal.SIGTERM, handler)
 
 
 def ensure_demo_game(store: EventStore) -> str:
@@ -255,10 +271,14 @@ def serve(
 
     panel = start_panel(device, gpio or GpioConfig(), mock=demo)
     terminal_button(device)
+    stop_on_sigterm()
     try:
         server.print_listen("Serving on http://{}:{}")
         server.run()
     finally:
         device.stop()
-        panel.close()
+        panel.close()  # the LEDs go dark: a lit one must not outlive the service
         withdraw()
+        server.close()
+        store.close()
+        log.info("stopped; every game is saved and resumes at the next start")

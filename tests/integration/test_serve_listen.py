@@ -1,10 +1,16 @@
-"""`companion serve` says why it cannot listen, before the camera, pins or mDNS start."""
+"""`companion serve` says why it cannot listen, before the camera, pins or mDNS start; and
+stops through its clean-up on SIGTERM."""
 
+import os
+import signal
 import socket
+import subprocess
+import sys
 
 import pytest
 
 from companion.cli import main
+from tests.helpers import get_when_up
 
 
 @pytest.mark.parametrize("port", ["99999", "0", "-1", "eighty"])
@@ -35,3 +41,29 @@ def test_an_address_of_another_machine_is_named(config, capsys):
     assert main(["serve", "--host", "192.0.2.1", "--port", "8000", "--no-mdns"]) == 2
     err = capsys.readouterr().err
     assert "companion: 192.0.2.1 is not an address of this machine: pass --host 0.0.0.0" in err
+
+
+def test_sigterm_stops_serve_through_its_clean_up(tmp_path):
+    # systemctl stop sends SIGTERM, which used to end the process at once: the LEDs were left
+    # as they were (a lit one stays lit), the mDNS name advertised, the camera open.
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    (tmp_path / "c.toml").write_text(f'[storage]\ndata_dir = "{tmp_path / "data"}"\n')
+    env = {**os.environ, "COMPANION_CONFIG": str(tmp_path / "c.toml")}
+    cmd = [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--no-mdns"]
+    server = subprocess.Popen(
+        [*cmd, "--port", str(port)],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        assert get_when_up(f"http://127.0.0.1:{port}/api/games", server).startswith("[")
+        server.send_signal(signal.SIGTERM)
+        out, _ = server.communicate(timeout=30)
+    finally:
+        server.kill()
+    assert server.returncode == 0, out
+    assert "stopping: SIGTERM" in out and "stopped; every game is saved" in out
