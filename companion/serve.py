@@ -45,8 +45,9 @@ def lan_addresses() -> list[str]:
 
 def stop_on_sigterm() -> None:
     """Make SIGTERM (systemctl stop, a shutdown) end the server as Ctrl-C does, through its
-    clean-up: by default it ends the process at once, and an LED left lit by a dead service
-    stays lit, the mDNS name stays advertised and the camera is never closed."""
+    clean-up. By default it ends the process at once, skipping all of it: the mDNS name stays
+    advertised until it times out on the phones, the camera is never closed, and the LEDs are
+    left to whatever the GPIO driver does with the lines of a process gone."""
     if threading.current_thread() is not threading.main_thread():
         return  # only the main thread may set a handler (tests run serve in threads)
 
@@ -277,7 +278,7 @@ def serve(
         server.run()
     finally:
         device.stop()
-        panel.close()  # the LEDs go dark: a lit one must not outlive the service
+        panel.close()  # the LEDs go dark (gpiozero returns each pin to an input)
         withdraw()
         server.close()
         store.close()

@@ -44,8 +44,8 @@ def test_an_address_of_another_machine_is_named(config, capsys):
 
 
 def test_sigterm_stops_serve_through_its_clean_up(tmp_path):
-    # systemctl stop sends SIGTERM, which used to end the process at once: the LEDs were left
-    # as they were (a lit one stays lit), the mDNS name advertised, the camera open.
+    # systemctl stop sends SIGTERM, which used to end the process at once, past its clean-up:
+    # the LEDs left to the GPIO driver, the mDNS name advertised, the camera open.
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
