@@ -9,14 +9,24 @@ from collections.abc import Iterator
 from companion.engine.session import Session
 from companion.engine.store import EventStore
 
+# Live pages held open at once. Each holds one of the server's threads (serve runs 32), and a
+# phone that sleeps or reloads can leave its old stream open with no one reading it, until
+# TCP gives up on it. With every thread held so, nothing was answered: with 40 streams open a
+# request had no answer in 10 s, and once they were closed 19 s passed before one was. Past
+# this many, the oldest stream is ended for the new one; a page still reading reconnects.
+MAX_STREAMS = 24
+_END = object()  # put in a stream's queue: that stream ends
+
 
 class Hub:
     """Keeps one Session per game and tells every listening page when it changes."""
 
-    def __init__(self, store: EventStore):
+    def __init__(self, store: EventStore, max_streams: int = MAX_STREAMS):
         self.store = store
+        self.max_streams = max_streams
         self._sessions: dict[str, Session] = {}
         self._listeners: dict[str, list[queue.Queue]] = {}
+        self._streams: list[tuple[str, queue.Queue]] = []  # every open stream, oldest first
         self._lock = threading.Lock()
         self.device = None  # the companion.device.Device feeding rolls, if one runs
         self.on_action: list = []  # callables(game_id) after every change to a game
@@ -95,13 +105,28 @@ class Hub:
         """Messages for ``game_id`` as they come; None every ``heartbeat`` seconds of quiet."""
         q: queue.Queue = queue.Queue()
         with self._lock:
+            while len(self._streams) >= self.max_streams:
+                self._drop(*self._streams[0])
+                self._streams[0][1].put(_END)
+                del self._streams[0]
             self._listeners.setdefault(game_id, []).append(q)
+            self._streams.append((game_id, q))
         try:
             while True:
                 try:
-                    yield q.get(timeout=heartbeat)
+                    message = q.get(timeout=heartbeat)
                 except queue.Empty:
-                    yield None
+                    message = None
+                if message is _END:
+                    return
+                yield message
         finally:
             with self._lock:
-                self._listeners[game_id].remove(q)
+                self._drop(game_id, q)
+                if (game_id, q) in self._streams:
+                    self._streams.remove((game_id, q))
+
+    def _drop(self, game_id: str, q: queue.Queue) -> None:
+        """Stop sending to ``q`` (held: the lock)."""
+        if q in self._listeners.get(game_id, ()):
+            self._listeners[game_id].remove(q)

@@ -1,11 +1,13 @@
 """`companion serve` says why it cannot listen, before the camera, pins or mDNS start; and
-stops through its clean-up on SIGTERM."""
+stops through its clean-up on SIGTERM, and keeps answering with many live pages left open."""
 
+import json
 import os
 import signal
 import socket
 import subprocess
 import sys
+import urllib.request
 
 import pytest
 
@@ -67,3 +69,42 @@ def test_sigterm_stops_serve_through_its_clean_up(tmp_path):
         server.kill()
     assert server.returncode == 0, out
     assert "stopping: SIGTERM" in out and "stopped; every game is saved" in out
+
+
+def test_live_pages_left_open_never_stop_serve_answering(tmp_path):
+    # Phones that sleep or reload leave their live streams open, unread. Each held one of
+    # waitress's 32 threads: with 40 open, nothing was answered any more.
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    (tmp_path / "c.toml").write_text(f'[storage]\ndata_dir = "{tmp_path / "data"}"\n')
+    env = {**os.environ, "COMPANION_CONFIG": str(tmp_path / "c.toml")}
+    cmd = [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--no-mdns"]
+    server = subprocess.Popen(
+        [*cmd, "--port", str(port)], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+    )
+    streams = []
+    try:
+        assert get_when_up(f"http://127.0.0.1:{port}/api/games", server) == "[]\n"
+        new_game = urllib.request.Request(
+            f"http://127.0.0.1:{port}/api/games",
+            data=json.dumps({"players": 2}).encode(),
+            headers={"Content-Type": "application/json"},
+        )
+        with urllib.request.urlopen(new_game, timeout=10) as r:
+            game = json.load(r)["game_id"]
+        ask = f"GET /api/games/{game}/events HTTP/1.1\r\nHost: companion\r\n\r\n".encode()
+        for _ in range(40):
+            page = socket.create_connection(("127.0.0.1", port), timeout=10)
+            page.sendall(ask)
+            streams.append(page)
+        got = b""
+        while b"retry: 1000" not in got:  # the newest page is live (or recv times out)
+            got += streams[-1].recv(4096)
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/games", timeout=10) as r:
+            assert r.status == 200
+    finally:
+        for page in streams:
+            page.close()
+        server.terminate()
+        server.communicate(timeout=30)

@@ -1,0 +1,57 @@
+"""The hub's live streams: every page watching a game hears of each change, and pages left
+open and unread never hold every thread of the server."""
+
+from __future__ import annotations
+
+import threading
+
+from companion.engine.store import EventStore
+from companion.web.hub import Hub
+
+
+def opened(hub: Hub, game_id: str):
+    """A stream as a page opens it: the first heartbeat shows it is listening."""
+    stream = hub.listen(game_id, heartbeat=0.01)
+    assert next(stream) is None
+    return stream
+
+
+def ends(stream, seconds: float = 5.0) -> list:
+    """What ``stream`` still gives, heartbeats left out, if it ends within ``seconds``;
+    fails (rather than waiting for ever) if it does not."""
+    heard: list = []
+    reader = threading.Thread(
+        target=lambda: heard.extend(m for m in stream if m is not None), daemon=True
+    )
+    reader.start()
+    reader.join(seconds)
+    assert not reader.is_alive(), "the stream did not end"
+    return heard
+
+
+def test_past_its_limit_the_oldest_stream_ends_and_the_others_go_on(tmp_path):
+    hub = Hub(EventStore(tmp_path / "games.db"), max_streams=2)
+    game = hub.create("first-island", 2, {}).game_id
+    first, lobby = opened(hub, game), opened(hub, "*")
+    hub.announce(game, {"kind": "a"})
+    assert next(first) == {"kind": "a"}
+    third = opened(hub, game)  # the oldest, first, is ended for it
+    hub.announce(game, {"kind": "c"})
+    hub.announce("*", {"kind": "d"})
+    assert next(third) == {"kind": "c"} and next(lobby) == {"kind": "d"}
+    assert ends(first) == []  # ended, without the message sent after
+
+
+def test_a_stream_closed_by_its_page_frees_its_place(tmp_path):
+    hub = Hub(EventStore(tmp_path / "games.db"), max_streams=2)
+    game = hub.create("first-island", 2, {}).game_id
+    table = opened(hub, game)
+    phone = opened(hub, game)
+    phone.close()  # the page went away: waitress closes the response's iterator
+    again = opened(hub, game)  # the place it left is free: the table's stream is not ended
+    hub.announce(game, {"kind": "b"})
+    assert next(table) == {"kind": "b"} and next(again) == {"kind": "b"}
+    lobby = opened(hub, "*")  # now both places are taken: the oldest, the table's, ends
+    assert ends(table) == []
+    hub.announce("*", {"kind": "games"})
+    assert next(lobby) == {"kind": "games"}
