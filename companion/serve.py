@@ -225,7 +225,7 @@ def serve(
     from waitress import create_server
 
     from companion.mdns import advertise
-    from companion.web import create_app
+    from companion.web import MAX_BODY, create_app
 
     store = EventStore(database)
     urls = [f"http://{ip}:{port}/" for ip in lan_addresses()]
@@ -236,7 +236,16 @@ def serve(
     # Listen first: a port in use, or a host that is not this machine's, is said before
     # anything else starts (the camera, the pins, the mDNS name).
     sock = listen_socket(host, port)
-    server = create_server(app, sockets=[sock], threads=THREADS, ident="companion")
+    # waitress would take in (and spool to disk) a body of up to 1 GB before the app could
+    # refuse it; the app refuses a body over MAX_BODY with a JSON message, waitress anything
+    # past 16 times that on its own
+    server = create_server(
+        app,
+        sockets=[sock],
+        threads=THREADS,
+        ident="companion",
+        max_request_body_size=16 * MAX_BODY,
+    )
     hub = app.extensions["companion.hub"]
     join = urls[0]
     if demo:

@@ -19,13 +19,23 @@ def assets_dir() -> str:
     return str(resources.files("companion.webassets"))
 
 
+MAX_BODY = 64 * 1024  # bytes in a request's body
+
+
 def create_app(
     config: dict | None = None, *, store: EventStore | None = None, hub: Hub | None = None
 ) -> Flask:
     """The Flask app. ``config`` may set DATABASE (a path) or pass ``store``/``hub`` in."""
     assets = assets_dir()
     app = Flask(__name__, template_folder=f"{assets}/templates", static_folder=f"{assets}/static")
-    app.config.update(DATABASE=":memory:", HOST_PIN=f"{secrets.randbelow(10000):04d}", DEMO=False)
+    app.config.update(
+        DATABASE=":memory:",
+        HOST_PIN=f"{secrets.randbelow(10000):04d}",
+        DEMO=False,
+        # An action or a new game is well under a kilobyte; a body of 50 MB grew the server
+        # to 408 MB resident, more than a Pi Zero 2 W has to give it.
+        MAX_CONTENT_LENGTH=MAX_BODY,
+    )
     app.config.update(config or {})
     if hub is None:
         hub = Hub(store or EventStore(app.config["DATABASE"]))

@@ -41,6 +41,13 @@ def _error(exc: CompanionError):
     return jsonify(exc.to_json()), status
 
 
+@bp.errorhandler(413)
+def _too_large(exc):
+    limit = current_app.config["MAX_CONTENT_LENGTH"]
+    message = f"the request's body is over {limit // 1024} KB; an action is well under one"
+    return jsonify({"error": "request/too_large", "message": message}), 413
+
+
 def hub() -> Hub:
     return current_app.extensions["companion.hub"]
 

@@ -7,6 +7,7 @@ import signal
 import socket
 import subprocess
 import sys
+import urllib.error
 import urllib.request
 
 import pytest
@@ -45,9 +46,9 @@ def test_an_address_of_another_machine_is_named(config, capsys):
     assert "companion: 192.0.2.1 is not an address of this machine: pass --host 0.0.0.0" in err
 
 
-def test_sigterm_stops_serve_through_its_clean_up(tmp_path):
-    # systemctl stop sends SIGTERM, which used to end the process at once, past its clean-up:
-    # the LEDs left to the GPIO driver, the mDNS name advertised, the camera open.
+@pytest.fixture
+def served(tmp_path):
+    """``companion serve`` started as the service runs it, on a free port: (port, process)."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
@@ -62,38 +63,42 @@ def test_sigterm_stops_serve_through_its_clean_up(tmp_path):
         text=True,
     )
     try:
-        assert get_when_up(f"http://127.0.0.1:{port}/api/games", server).startswith("[")
-        server.send_signal(signal.SIGTERM)
-        out, _ = server.communicate(timeout=30)
+        assert get_when_up(f"http://127.0.0.1:{port}/api/games", server) == "[]\n"
+        yield port, server
     finally:
         server.kill()
+        server.communicate(timeout=30)
+
+
+def post(port: int, path: str, body: bytes) -> tuple[int, bytes]:
+    ask = urllib.request.Request(
+        f"http://127.0.0.1:{port}{path}", data=body, headers={"Content-Type": "application/json"}
+    )
+    try:
+        with urllib.request.urlopen(ask, timeout=10) as r:
+            return r.status, r.read()
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.read()
+
+
+def test_sigterm_stops_serve_through_its_clean_up(served):
+    # systemctl stop sends SIGTERM, which used to end the process at once, past its clean-up:
+    # the LEDs left to the GPIO driver, the mDNS name advertised, the camera open.
+    _, server = served
+    server.send_signal(signal.SIGTERM)
+    out, _ = server.communicate(timeout=30)
     assert server.returncode == 0, out
     assert "stopping: SIGTERM" in out and "stopped; every game is saved" in out
 
 
-def test_live_pages_left_open_never_stop_serve_answering(tmp_path):
+def test_live_pages_left_open_never_stop_serve_answering(served):
     # Phones that sleep or reload leave their live streams open, unread. Each held one of
     # waitress's 32 threads: with 40 open, nothing was answered any more.
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    (tmp_path / "c.toml").write_text(f'[storage]\ndata_dir = "{tmp_path / "data"}"\n')
-    env = {**os.environ, "COMPANION_CONFIG": str(tmp_path / "c.toml")}
-    cmd = [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--no-mdns"]
-    server = subprocess.Popen(
-        [*cmd, "--port", str(port)], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
-    )
+    port, _ = served
+    game = json.loads(post(port, "/api/games", b'{"players": 2}')[1])["game_id"]
+    ask = f"GET /api/games/{game}/events HTTP/1.1\r\nHost: companion\r\n\r\n".encode()
     streams = []
     try:
-        assert get_when_up(f"http://127.0.0.1:{port}/api/games", server) == "[]\n"
-        new_game = urllib.request.Request(
-            f"http://127.0.0.1:{port}/api/games",
-            data=json.dumps({"players": 2}).encode(),
-            headers={"Content-Type": "application/json"},
-        )
-        with urllib.request.urlopen(new_game, timeout=10) as r:
-            game = json.load(r)["game_id"]
-        ask = f"GET /api/games/{game}/events HTTP/1.1\r\nHost: companion\r\n\r\n".encode()
         for _ in range(40):
             page = socket.create_connection(("127.0.0.1", port), timeout=10)
             page.sendall(ask)
@@ -106,5 +111,21 @@ def test_live_pages_left_open_never_stop_serve_answering(tmp_path):
     finally:
         for page in streams:
             page.close()
-        server.terminate()
-        server.communicate(timeout=30)
+
+
+def test_a_body_too_big_for_a_pi_is_refused_before_it_is_read(served):
+    # A 50 MB body grew the server to 408 MB resident, more than a Pi Zero 2 W can give it.
+    port, _ = served
+    status, said = post(port, "/api/games", json.dumps({"players": 2, "x": "a" * 70_000}).encode())
+    assert status == 413 and json.loads(said)["error"] == "request/too_large"
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as client:
+        # 5 MB announced: waitress answers from the headers, before a byte of it is taken in
+        client.sendall(
+            b"POST /api/games HTTP/1.1\r\nHost: companion\r\nContent-Type: application/json\r\n"
+            b"Content-Length: 5000000\r\n\r\n" + b" " * 1000
+        )
+        said = client.recv(4096)
+    assert said.startswith(b"HTTP/1.1 413 Request Entity Too Large"), said
+    assert post(port, "/api/games", b'{"players": 2}')[0] == 201
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/games", timeout=10) as r:
+        assert len(json.load(r)) == 1  # nothing else was made
