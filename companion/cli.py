@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import sys
 from pathlib import Path
 
@@ -461,6 +462,11 @@ def main(argv: list[str] | None = None) -> int:
         return 1 if isinstance(exc, StorageError) else 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # the reader of our output went away (`companion watch | head -1`): stop quietly, as
+        # the Python docs advise, with stdout pointed at nothing so the exit's flush is silent
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
 
 
 if __name__ == "__main__":

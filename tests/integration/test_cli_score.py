@@ -121,3 +121,21 @@ def test_the_help_says_what_the_device_is_and_lists_every_command():
     assert "Table Companion: reads the dice" in " ".join(run.stdout.split())
     for command in ("score", "serve", "read", "watch", "teach", "doctor", "bench"):
         assert f"\n    {command} " in run.stdout, command
+
+
+def test_output_cut_off_by_its_reader_ends_quietly():
+    # `companion read *.jpg | head -1`: the pipe closes after a line; this was a traceback
+    photos = sorted(str(p) for p in (Path(__file__).parents[1] / "data" / "dice").glob("*.jpg"))
+    assert len(photos) >= 3
+    run = subprocess.Popen(
+        [sys.executable, "-m", "companion", "read", *photos],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert run.stdout.readline().startswith(photos[0])
+    run.stdout.close()  # as head does after its line
+    err = run.stderr.read()
+    run.stderr.close()
+    assert run.wait(timeout=60) == 1
+    assert "Traceback" not in err and "BrokenPipeError" not in err, err
