@@ -191,11 +191,21 @@ def load(path: str | os.PathLike | None = None) -> Config:
         return Config()
     path = Path(path)
     try:
-        data = tomllib.loads(path.read_text())
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise ConfigError(
             f"config file {path} does not exist; create it or drop --config"
         ) from None
+    except IsADirectoryError:
+        raise ConfigError(
+            f"config file {path} is a folder; name the file in it, e.g. {path / 'config.toml'}"
+        ) from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(
+            f"{path} is not UTF-8 text (byte {exc.start}): save it as UTF-8, as TOML must be"
+        ) from None
+    except OSError as exc:
+        raise ConfigError(f"cannot read the config file {path}: {exc.strerror}") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path} is not valid TOML: {exc}") from exc
     return parse(data, str(path))

@@ -59,6 +59,17 @@ def test_bad_settings_are_named(tmp_path, text, message):
     assert message in info.value.message
 
 
+def test_a_config_that_is_a_folder_or_not_text_is_named(tmp_path):
+    with pytest.raises(ConfigError) as info:
+        config.load(tmp_path)
+    assert info.value.message == (
+        f"config file {tmp_path} is a folder; name the file in it, e.g. {tmp_path / 'config.toml'}"
+    )
+    (tmp_path / "c.toml").write_bytes(b"\xff\xfe[web]\n")  # saved as UTF-16 by an editor
+    with pytest.raises(ConfigError, match=r"is not UTF-8 text \(byte 0\): save it as UTF-8"):
+        config.load(tmp_path / "c.toml")
+
+
 def test_a_missing_named_file_is_an_error(tmp_path):
     with pytest.raises(ConfigError, match="does not exist"):
         config.load(tmp_path / "nope.toml")
