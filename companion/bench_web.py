@@ -120,8 +120,8 @@ def bench_web(clients: int = 12, actions: int = 100) -> dict:
         loop.join(10)
         close_all(dispatchers)
         store.close()
-    # every delivery missing is a figure too (the p50 and p95 then are none)
-    # (inclusive: a percentile of the deliveries measured, never past the slowest of them)
+    # Percentiles of the deliveries measured, taken inclusively so none is past the slowest;
+    # with every delivery missing (a figure too) they are none.
     q = (
         statistics.quantiles(latencies, n=20, method="inclusive")
         if len(latencies) > 1
