@@ -39,8 +39,12 @@ def advertise(
         log.warning("could not advertise over mDNS (%s); phones can still use the QR code", exc)
         return lambda: None
 
-    def withdraw() -> None:
-        zc.unregister_service(info)
-        zc.close()
+    def withdraw() -> None:  # never raises either: it runs while serve stops
+        try:
+            zc.unregister_service(info)
+        except Exception as exc:  # the network gone first: phones time the name out
+            log.warning("could not withdraw the mDNS name (%s)", exc)
+        finally:
+            zc.close()
 
     return withdraw

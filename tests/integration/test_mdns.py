@@ -46,3 +46,16 @@ def test_a_failure_to_advertise_is_not_fatal():
     withdraw = in_thread(lambda: advertise(8123, ["not an address"], interfaces=["127.0.0.1"]))
     withdraw()  # a no-op, and no exception
     _collect_zeroconf_transports()
+
+
+def test_withdrawing_never_raises_when_the_network_went_first(monkeypatch, caplog):
+    # serve withdraws the name while it stops; a send failing there (the Wi-Fi gone first)
+    # must not skip the rest of the clean-up. The failure is injected: no network is taken down.
+    def unplugged(self, info):
+        raise OSError(101, "Network is unreachable")
+
+    monkeypatch.setattr(Zeroconf, "unregister_service", unplugged)
+    withdraw = in_thread(lambda: advertise(8124, ["127.0.0.1"], interfaces=["127.0.0.1"]))
+    in_thread(withdraw)
+    assert "could not withdraw the mDNS name ([Errno 101] Network is unreachable)" in caplog.text
+    _collect_zeroconf_transports()
