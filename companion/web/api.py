@@ -22,6 +22,9 @@ from companion.web.hub import Hub
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 
+NAME_LENGTH = 24  # characters of a seat's name: it fits a phone's title bar
+
+
 class Forbidden(CompanionError, PermissionError):
     code = "auth/forbidden"
 
@@ -213,7 +216,9 @@ def claim_seat(game_id: str, seat: int):
         raise BadRequest(f"a seat's name is text, not {name!r}")
     # one line of printable text: a newline or a control character would break the pages'
     # lines and the score sheet's rows
-    name = " ".join("".join(c if c.isprintable() else " " for c in name).split())[:24]
+    name = " ".join("".join(c if c.isprintable() else " " for c in name).split())
+    if len(name) > NAME_LENGTH:  # cut, and shown to be cut
+        name = name[: NAME_LENGTH - 1].rstrip(" -") + "…"
     name = name or f"Player {seat + 1}"
     if seat in hub().store.seats(game_id):
         _check_pin(data)  # taking over a claimed seat is the host's call

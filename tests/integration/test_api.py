@@ -154,6 +154,10 @@ def test_a_seat_name_is_one_line_of_text(client, game):
         assert client.post(f"/api/games/{game}/seats/{n}", json={"name": name}).status_code == 200
     seats = client.get(f"/api/games/{game}").get_json()["seats"]
     assert [s["name"] for s in seats] == ["Ann Lee", "Player 2"]
+    long = {"name": "Maximiliana Wolkenstein-Hardenberg", "pin": PIN}
+    assert client.post(f"/api/games/{game}/seats/1", json=long).get_json()["name"] == (
+        "Maximiliana Wolkenstein…"  # 24 characters, shown to be cut
+    )
     r = client.post(f"/api/games/{game}/seats/0", json={"name": {"first": "Ann"}, "pin": PIN})
     assert (r.status_code, r.get_json()["error"]) == (400, "request/malformed")
     assert client.get(f"/api/games/{game}").get_json()["seats"][0]["name"] == "Ann Lee"
