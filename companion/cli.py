@@ -255,6 +255,8 @@ def _cmd_watch(args: argparse.Namespace) -> int:
             if watcher.camera.problem != told:
                 told = watcher.camera.problem
                 print(f"companion: {told}", file=sys.stderr, flush=True)
+            if watcher.camera.status == "camera/ended":  # a video file read to its end
+                break
             time.sleep(0.2)
             continue
         told = ""

@@ -169,10 +169,15 @@ class CaptureCamera:
         if not self._cap.isOpened():
             self._cap.release()
             raise CameraError(_not_opened(source), code="camera/missing")
+        # a video file ends; a device or a stream that stops giving frames was cut off
+        self.source = source
+        self._file = isinstance(source, str) and Path(source).is_file()
 
     def read(self) -> np.ndarray:
         ok, frame = self._cap.read()
         if not ok or frame is None:
+            if self._file:
+                raise CameraError(f"the video {self.source} has ended", code="camera/ended")
             raise CameraError(
                 f"{self.name} stopped giving frames (unplugged?)", code="camera/missing"
             )
