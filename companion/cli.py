@@ -241,7 +241,7 @@ def _cmd_watch(args: argparse.Namespace) -> int:
             code="camera/none",
         )
     watcher = RollWatcher(
-        CameraSupervisor(camera_opener(spec)),
+        CameraSupervisor(camera_opener(spec, loop=False)),
         _reader(args, args.view or args.cfg.camera.view),
         Settler(expected=args.dice),
     )
@@ -255,7 +255,7 @@ def _cmd_watch(args: argparse.Namespace) -> int:
             if watcher.camera.problem != told:
                 told = watcher.camera.problem
                 print(f"companion: {told}", file=sys.stderr, flush=True)
-            if watcher.camera.status == "camera/ended":  # a video file read to its end
+            if watcher.camera.status == "camera/ended":  # a video or a replay read to its end
                 break
             time.sleep(0.2)
             continue

@@ -298,9 +298,10 @@ def open_camera(spec: str) -> Camera:
     return camera_opener(spec)()
 
 
-def camera_opener(spec: str) -> Callable[[], Camera]:
+def camera_opener(spec: str, loop: bool = True) -> Callable[[], Camera]:
     """What opens the camera of ``spec``, each time it is called (a ``CameraSupervisor``
-    retries it). A spec that names no camera raises here, once: no retry could mend it."""
+    retries it). A spec that names no camera raises here, once: no retry could mend it.
+    ``loop``: a replay starts again at its end (the demo), or ends (``companion watch``)."""
     kind, _, rest = spec.partition(":")
     if kind == "replay" and rest:
         path, _, fps = rest.partition("@")
@@ -320,7 +321,7 @@ def camera_opener(spec: str) -> Callable[[], Camera]:
                 f"{fps!r}: for example replay:{path}@10",
                 code="camera/spec",
             )
-        return lambda: ReplayCamera(path, rate)
+        return lambda: ReplayCamera(path, rate, loop=loop)
     if kind == "video" and rest:
         return lambda: CaptureCamera(rest)
     if kind == "usb":

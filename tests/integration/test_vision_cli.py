@@ -269,9 +269,10 @@ def test_watch_prints_one_event_per_roll_from_a_replayed_camera(config, rolls_fo
         assert (event["kind"] == "roll") == (len(read) == 5)
 
 
-def test_watch_reads_a_video_file_to_its_end_and_stops(config, tmp_path, capsys):
+def test_watch_reads_a_video_or_a_replay_to_its_end_and_stops(config, tmp_path, capsys):
     # A recorded game: at its end watch used to say "stopped giving frames (unplugged?)",
-    # open it again two seconds later and print its rolls once more, for ever.
+    # open it again two seconds later and print its rolls once more, for ever; a folder of
+    # frames started again at once.
     frames = render.roll_sequence(99, ROLLS[:1])
     video = tmp_path / "game.avi"
     writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 10, (640, 480))
@@ -284,6 +285,14 @@ def test_watch_reads_a_video_file_to_its_end_and_stops(config, tmp_path, capsys)
     events = [json.loads(line) for line in out.splitlines()]
     assert [e["kind"] for e in events] in (["roll"], ["unsure"]), events
     assert f"companion: the video {video} has ended" in err and "unplugged" not in err
+    folder = tmp_path / "frames"  # the same game as a folder of frames: read once, too
+    folder.mkdir()
+    for i, frame in enumerate(frames):
+        cv2.imwrite(str(folder / f"f{i:03d}.png"), frame)
+    assert main(["watch", "--camera", f"replay:{folder}@0", "--frames", "200"]) == 0
+    out, err = capsys.readouterr()
+    assert [json.loads(line)["kind"] for line in out.splitlines()] in (["roll"], ["unsure"])
+    assert f"companion: the replay of {folder} has ended" in err
 
 
 def test_watch_gives_a_roll_left_to_confirm_again_once_a_second_look_reads_it(
