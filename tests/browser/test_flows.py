@@ -115,6 +115,18 @@ def test_two_phones_and_the_table_play_a_game(server, browser, shot):
     table.close()
 
 
+def test_a_game_code_typed_as_it_was_read_out_finds_the_game(server, browser):
+    ctx = browser.new_context(**PHONE)
+    page = ctx.new_page()
+    page.goto(server.url + "/")
+    code = server.game_id
+    page.fill("#code", f" {code[:2].lower()} {code[2:].lower()}-")  # "ke 4tw-"
+    page.get_by_role("button", name="Join").click()
+    page.wait_for_url(f"{server.url}/play/{code}")
+    page.wait_for_selector("#claim:not([hidden])")
+    ctx.close()
+
+
 def test_a_phone_cannot_act_for_another_seat(server, browser):
     ctx = browser.new_context(**PHONE)
     page = ctx.new_page()

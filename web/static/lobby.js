@@ -22,7 +22,8 @@
 
   $("join").addEventListener("submit", (e) => {
     e.preventDefault();
-    const code = $("code").value.trim().toUpperCase();
+    // as read out at the table: "ke 4tw" or "KE-4TW" is KE4TW
+    const code = $("code").value.replace(/[\s-]+/g, "").toUpperCase();
     if (code) location.href = `/play/${code}`;
   });
 
