@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import segno
-from flask import Blueprint, current_app, render_template, request
+from flask import Blueprint, current_app, redirect, render_template, request, url_for
 from markupsafe import Markup
 
 from companion.web.api import hub
@@ -14,6 +14,15 @@ bp = Blueprint("pages", __name__)
 @bp.get("/")
 def lobby():
     return render_template("lobby.html")
+
+
+@bp.before_request
+def _code_in_capitals():
+    """/play/ke4tw, a link typed by hand, is the game KE4TW (codes are capitals)."""
+    game_id = (request.view_args or {}).get("game_id")
+    if game_id and game_id != game_id.upper():
+        return redirect(url_for(request.endpoint, game_id=game_id.upper()))
+    return None
 
 
 @bp.get("/table/<game_id>")

@@ -262,6 +262,9 @@ def test_pages_render(client, game):
         r = client.get(path)
         assert r.status_code == 200 and b"<!doctype html>" in r.data
     assert PIN.encode() in client.get(f"/table/{game}").data
+    for page in ("table", "play"):  # a link typed by hand in lower case
+        r = client.get(f"/{page}/{game.lower()}")
+        assert (r.status_code, r.headers["Location"]) == (302, f"/{page}/{game}")
 
 
 def test_the_table_page_carries_a_qr_code_of_the_join_link(client, game):
