@@ -105,6 +105,7 @@ class Device:
         spec = s.dice()
         faces = spec.faces if spec is not None else {}
         names = {str(v).lower(): k for k, v in faces.items()}  # taught faces named as the game's
+        names.update({str(k): k for k in faces})  # or by number: a numbered die taught 1 to 6
         values = tuple(
             names.get(str(v).lower(), v) if isinstance(v, str) else v for v in event.values
         )

@@ -116,6 +116,13 @@ def test_taught_face_names_become_the_games_faces(rig):
     assert rolls(session)[0]["values"] == [1, 2, 3, 4, 5]
 
 
+def test_a_numbered_die_taught_as_1_to_6_gives_the_games_faces(rig):
+    # a die taught with its faces named 1 to 6 was read as the text "6", which no game takes
+    device, session, _ = rig
+    device.on_settled(Settled("roll", ("6", "2", "2", "5", "1"), 0.9))
+    assert rolls(session)[0]["values"] == [6, 2, 2, 5, 1]
+
+
 def test_without_a_camera_the_pages_are_told_to_enter_rolls_by_hand(tmp_path):
     hub = Hub(EventStore(tmp_path / "g.db"))
     assert hub.device_json()["state"] == "no camera"
