@@ -470,7 +470,8 @@ def main(argv: list[str] | None = None) -> int:
             from companion import config
 
             args.cfg = config.load(args.config)
-            logging.getLogger().setLevel(args.cfg.log.level.upper())
+            if not args.verbose:  # -v asks for debug messages whatever the config says
+                logging.getLogger().setLevel(args.cfg.log.level.upper())
         return args.func(args)
     except CompanionError as exc:
         print(f"companion: {exc.message}", file=sys.stderr)

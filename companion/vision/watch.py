@@ -131,4 +131,12 @@ class RollWatcher:
             return self._last[1]
         dice = self.table.check(frame, self.reader.read(frame), self.reader)
         self._last = (small, dice)
+        if log.isEnabledFor(logging.DEBUG):  # `companion -v`: what each still frame showed
+            log.debug(
+                "read %d dice: %s",
+                len(dice),
+                " ".join(
+                    f"{'?' if d.value is None else d.value}({d.confidence:.2f})" for d in dice
+                ),
+            )
         return dice

@@ -1,4 +1,5 @@
-"""The `companion` command run as a real process: `score first-island BOARD.json`, `--help`."""
+"""The `companion` command run as a real process: `score first-island BOARD.json`, `--help`,
+reading cut off by its reader, `-v`."""
 
 import json
 import subprocess
@@ -144,3 +145,19 @@ def test_output_cut_off_by_its_reader_ends_quietly():
     run.stderr.close()
     assert run.wait(timeout=60) == 1
     assert "Traceback" not in err and "BrokenPipeError" not in err, err
+
+
+def test_verbose_shows_each_still_frames_reading_whatever_the_configs_level(tmp_path):
+    # -v used to be overridden by the config's [log] level, and nothing logged at debug
+    import cv2
+
+    from companion.vision import render
+
+    for i, frame in enumerate(render.roll_sequence(99, [[1, 2, 3, 4, 5]])):
+        cv2.imwrite(str(tmp_path / f"f{i:03d}.png"), frame)
+    (tmp_path / "c.toml").write_text('[log]\nlevel = "WARNING"\n')
+    watch = ["--config", str(tmp_path / "c.toml"), "watch", "--camera", f"replay:{tmp_path}@0"]
+    quiet, loud = companion(*watch), companion("-v", *watch)
+    assert quiet.returncode == loud.returncode == 0, loud.stderr
+    assert "DEBUG" not in quiet.stderr
+    assert "DEBUG companion.vision.watch: read 5 dice: " in loud.stderr, loud.stderr
