@@ -183,8 +183,9 @@ def parse(data: dict, where: str = "config") -> Config:
 
 def load(path: str | os.PathLike | None = None) -> Config:
     """The configuration in force (see the module docstring for the search order)."""
+    named_by = "--config"
     if path is None:
-        path = os.environ.get("COMPANION_CONFIG")
+        path, named_by = os.environ.get("COMPANION_CONFIG"), "COMPANION_CONFIG"
         if path is None and SYSTEM_CONFIG.exists():
             path = SYSTEM_CONFIG
     if path is None:
@@ -194,7 +195,7 @@ def load(path: str | os.PathLike | None = None) -> Config:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise ConfigError(
-            f"config file {path} does not exist; create it or drop --config"
+            f"config file {path} does not exist; create it or drop {named_by}"
         ) from None
     except IsADirectoryError:
         raise ConfigError(

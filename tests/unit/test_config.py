@@ -70,9 +70,12 @@ def test_a_config_that_is_a_folder_or_not_text_is_named(tmp_path):
         config.load(tmp_path / "c.toml")
 
 
-def test_a_missing_named_file_is_an_error(tmp_path):
-    with pytest.raises(ConfigError, match="does not exist"):
+def test_a_missing_named_file_is_an_error_naming_where_it_was_named(tmp_path, monkeypatch):
+    with pytest.raises(ConfigError, match=r"nope\.toml does not exist; create it or drop --config$"):
         config.load(tmp_path / "nope.toml")
+    monkeypatch.setenv("COMPANION_CONFIG", str(tmp_path / "gone.toml"))
+    with pytest.raises(ConfigError, match=r"gone\.toml does not exist; .* drop COMPANION_CONFIG$"):
+        config.load()
 
 
 def test_the_example_config_is_the_defaults():
