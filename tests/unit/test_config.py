@@ -71,7 +71,7 @@ def test_a_config_that_is_a_folder_or_not_text_is_named(tmp_path):
 
 
 def test_a_missing_named_file_is_an_error_naming_where_it_was_named(tmp_path, monkeypatch):
-    with pytest.raises(ConfigError, match=r"nope\.toml does not exist; create it or drop --config$"):
+    with pytest.raises(ConfigError, match=r"nope\.toml does not exist; .* drop --config$"):
         config.load(tmp_path / "nope.toml")
     monkeypatch.setenv("COMPANION_CONFIG", str(tmp_path / "gone.toml"))
     with pytest.raises(ConfigError, match=r"gone\.toml does not exist; .* drop COMPANION_CONFIG$"):
