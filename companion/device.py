@@ -113,7 +113,10 @@ class Device:
             action = self.roll_action(game_id, values, event.confidence)
             if action is None:
                 self._set(
-                    "waiting for a roll", "dice moved, but the game is not waiting for a roll"
+                    # (dice lying on the table when the device starts are seen at rest too:
+                    # they need not have moved)
+                    "waiting for a roll",
+                    "dice seen at rest, but the game is not waiting for a roll",
                 )
                 return
             try:

@@ -108,6 +108,19 @@ def test_a_roll_while_players_mark_is_ignored_unless_a_reroll_is_allowed(rig):
     assert rolls(session)[-1]["source"] == "camera"
 
 
+def test_a_roll_seen_while_the_game_is_not_waiting_for_one_is_only_said(rig):
+    # players are marking their islands; dice are moved aside, or the device has just started
+    # with the last roll still lying there
+    device, session, _ = rig
+    device.on_settled(Settled("roll", (1, 2, 3, 4, 5), 0.93))
+    device.on_settled(Settled("roll", (6, 6, 6, 6, 6), 0.93))
+    assert [r["values"] for r in rolls(session)] == [[1, 2, 3, 4, 5]]
+    assert (device.state, device.message) == (
+        "waiting for a roll",
+        "dice seen at rest, but the game is not waiting for a roll",
+    )
+
+
 def test_taught_face_names_become_the_games_faces(rig):
     device, session, _ = rig
     device.on_settled(
