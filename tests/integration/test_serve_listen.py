@@ -1,5 +1,6 @@
-"""`companion serve` says why it cannot listen, before the camera, pins or mDNS start; and
-stops through its clean-up on SIGTERM, and keeps answering with many live pages left open."""
+"""`companion serve` as a process: why it cannot listen (said before the camera, pins or mDNS
+start), its clean-up on SIGTERM, and what it refuses to be held up by (live pages left open,
+bodies too big for a Pi)."""
 
 import json
 import os
