@@ -228,11 +228,8 @@ def _write_drawn(path: Path, drawn) -> None:
         ) from None
 
 
-def _cmd_watch(args: argparse.Namespace) -> int:
-    from companion.vision.camera import CameraSupervisor, camera_opener
-    from companion.vision.settle import Settler
-    from companion.vision.watch import RollWatcher
-
+def _camera_spec(args: argparse.Namespace) -> str:
+    """The camera --camera names, else the config's; "none" is a clear error."""
     spec = args.camera or args.cfg.camera.source
     if spec == "none":
         raise CompanionError(
@@ -240,6 +237,15 @@ def _cmd_watch(args: argparse.Namespace) -> int:
             "or set [camera] source in the config",
             code="camera/none",
         )
+    return spec
+
+
+def _cmd_watch(args: argparse.Namespace) -> int:
+    from companion.vision.camera import CameraSupervisor, camera_opener
+    from companion.vision.settle import Settler
+    from companion.vision.watch import RollWatcher
+
+    spec = _camera_spec(args)
     watcher = RollWatcher(
         CameraSupervisor(camera_opener(spec, loop=False)),
         _reader(args, args.view or args.cfg.camera.view),
@@ -277,7 +283,7 @@ def _cmd_watch(args: argparse.Namespace) -> int:
 
 def _cmd_teach(args: argparse.Namespace) -> int:
     from companion.vision import teach
-    from companion.vision.camera import open_camera
+    from companion.vision.camera import CameraError, open_camera
     from companion.vision.reader import DiceReader
 
     path = teach.die_path(Path(args.cfg.storage.data_dir).expanduser(), args.name)
@@ -296,7 +302,16 @@ def _cmd_teach(args: argparse.Namespace) -> int:
                 code="vision/no-faces",
             )
         faces = teach.face_names(args.faces)  # before the camera: a typo costs no shows
-        camera = open_camera(args.camera or args.cfg.camera.source)
+        try:
+            camera = open_camera(_camera_spec(args))
+        except CameraError as exc:
+            if exc.code != "camera/busy":
+                raise
+            raise CameraError(  # on the device, the service holds the camera
+                f"{exc.message} If it is the companion service: sudo systemctl stop companion, "
+                "teach, then sudo systemctl start companion.",
+                code=exc.code,
+            ) from None
         try:
             shows = teach.shows_from_camera(camera.read, faces, _press_enter, embed=embed)
         finally:

@@ -17,7 +17,7 @@ from companion.demo import ROLLS as DEMO_ROLLS
 from companion.device import Device
 from companion.engine.store import EventStore
 from companion.vision import render
-from companion.vision.camera import CameraSupervisor, ReplayCamera
+from companion.vision.camera import CameraSupervisor, ReplayCamera, explain
 from companion.vision.reader import DiceReader
 from companion.vision.settle import Settler
 from companion.vision.watch import RollWatcher
@@ -731,6 +731,23 @@ def test_teach_names_bad_faces_before_the_camera_opens(config, capsys, faces, sa
     assert main(["teach", "t", "--faces", faces, "--camera", "replay:/nonexistent@0"]) == 2
     err = capsys.readouterr().err
     assert said in err and "/nonexistent" not in err
+
+
+def test_teach_says_what_to_do_with_no_camera_or_one_the_service_holds(config, capsys, monkeypatch):
+    # The config names no camera ("none"), which was "unknown camera 'none'"
+    assert main(["teach", "t", "--faces", "wood,fish"]) == 2
+    assert "no camera: pass --camera (pi, usb:0" in capsys.readouterr().err
+
+    # On the device the service holds the Pi camera. (No Pi camera here: its busy error, as
+    # explain() words libcamera's, is raised in its place.)
+    def busy(spec):
+        raise explain(OSError(16, "Device or resource busy"), "the Pi camera")
+
+    monkeypatch.setattr("companion.vision.camera.open_camera", busy)
+    assert main(["teach", "t", "--faces", "wood,fish", "--camera", "pi"]) == 2
+    err = capsys.readouterr().err
+    assert "the Pi camera is busy: another program is using it" in err
+    assert "sudo systemctl stop companion, teach, then sudo systemctl start companion" in err
 
 
 def test_teach_refuses_a_bad_name_and_an_unknown_die(config, capsys):
