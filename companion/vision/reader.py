@@ -98,11 +98,38 @@ def model_dir() -> Path:
 
 # -- pictures in, tensors out (training uses these very functions) -------------------
 def as_bgr(img: np.ndarray) -> np.ndarray:
+    """``img`` as 8-bit BGR, the reader's one input: grey (one channel) and BGRA are
+    converted, and 16-bit, float (0 to 1) or other whole-number pictures are brought to 8
+    bits. A picture with no pixels, or with 2 or more than 4 channels, is a clear error."""
+    if img.ndim == 3 and img.shape[2] == 1:
+        img = img[:, :, 0]
+    if img.ndim not in (2, 3) or (img.ndim == 3 and img.shape[2] not in (3, 4)):
+        raise VisionError(
+            f"a picture of shape {img.shape} is not one the reader takes: give BGR, BGRA or "
+            "grey (height x width x 3, 4 or 1)",
+            code="vision/bad-picture",
+        )
+    if img.size == 0:
+        raise VisionError(f"an empty picture (shape {img.shape}): no pixels to read")
+    if img.dtype != np.uint8:
+        img = _eight_bit(img)
     if img.ndim == 2:
         return cv2.cvtColor(img, cv2.COLOR_GRAY2BGR)
     if img.shape[2] == 4:
         return cv2.cvtColor(img, cv2.COLOR_BGRA2BGR)
     return img
+
+
+def _eight_bit(img: np.ndarray) -> np.ndarray:
+    """``img`` at 8 bits: 16-bit levels scaled down, floats taken as 0 to 1, booleans as
+    black and white, anything else clipped to 0..255."""
+    if img.dtype == np.uint16:
+        return (img // 257).astype(np.uint8)
+    if img.dtype == np.bool_:
+        return img.astype(np.uint8) * 255
+    if np.issubdtype(img.dtype, np.floating):
+        return np.clip(np.nan_to_num(img) * 255 + 0.5, 0, 255).astype(np.uint8)
+    return np.clip(img, 0, 255).astype(np.uint8)
 
 
 def cast_levels(img: np.ndarray) -> np.ndarray | None:

@@ -223,6 +223,27 @@ def test_grey_and_turned_pictures_are_read(reader):
     assert all(d.box[2] <= 480 and d.box[3] <= 640 for d in found)  # the turned picture's size
 
 
+def test_pictures_of_every_depth_and_layout_are_read_and_others_named(reader):
+    # The Python reader took only 8-bit pictures: a 16-bit or float array (as numpy and
+    # scikit-image give them), or grey with a channel axis, failed deep inside OpenCV.
+    rng = np.random.default_rng(11)
+    img, _ = render.scene(
+        rng, 480, 640, faces=[render.Face("pips", v) for v in (1, 3, 4)], size_range=(56, 64)
+    )
+    grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+    for kind, picture in {
+        "16-bit": img.astype(np.uint16) * 257,
+        "float 0..1": img / 255.0,
+        "grey, one channel": grey[:, :, None],
+        "grey, 16-bit": grey.astype(np.uint16) * 257,
+    }.items():
+        assert read_values(reader.read(picture)) == [1, 3, 4], kind
+    with pytest.raises(VisionError, match=r"an empty picture \(shape \(0, 640, 3\)\)"):
+        reader.read(img[:0])
+    with pytest.raises(VisionError, match="give BGR, BGRA or grey"):
+        reader.read(img[:, :, :2])
+
+
 @pytest.mark.parametrize("side", ["above", "right", "below", "left"])
 def test_a_straight_down_camera_reads_dice_on_every_side_of_the_centre(side):
     # A straight-down camera shows each die's top face shifted away from the frame's centre
