@@ -150,13 +150,21 @@ class Session:
                 action = parse_action(self.game, action)
             new_state = self.game.apply(self.state, action)  # raises; nothing stored
             payload = action_to_json(action)
-            entry = self.store.append(
-                self.game_id, self.seq + 1, "action", getattr(action, "seat", None), payload
-            )
+            entry = self._append("action", getattr(action, "seat", None), payload)
             self.entries.append(entry)
             self.state = new_state
         self._changed()
         return self.state
+
+    def _append(self, kind: str, seat: int | None, payload: dict) -> Entry:
+        """Store the next entry. If another writer (a second process on the same database)
+        took its place first, the log is read again before StaleAction is raised, so the
+        next request acts on the game as it now is, not on this session's old copy."""
+        try:
+            return self.store.append(self.game_id, self.seq + 1, kind, seat, payload)
+        except StaleAction:
+            self.reload()
+            raise
 
     def _undo_target(self, seat: int | None) -> Entry:
         for e in reversed(effective_actions(self.entries)):
@@ -188,7 +196,7 @@ class Session:
                 f"cannot {kind} entry {target}: later actions depend on it ({exc.message})",
                 code=f"action/{kind}_blocked",
             ) from exc
-        entry = self.store.append(self.game_id, self.seq + 1, kind, seat, {"target": target})
+        entry = self._append(kind, seat, {"target": target})
         self.entries.append(entry)
         self.state = new_state
         return new_state

@@ -134,8 +134,13 @@ def test_two_sessions_racing_for_the_same_slot_collide_cleanly(store):
     a.act(roll(1, 2, 3, 3, 5))
     with pytest.raises(StaleAction, match="written by someone else first"):
         b.act(roll(6, 6, 6, 6, 6))
-    b.reload()
-    assert b.state == a.state
+    # b has read the log again (it used to keep its old copy, refusing every later action
+    # against it): the next action is made against the game as it now is
+    assert b.state == a.state and b.seq == 1
+    b.act(Mark(0, (0, 0), (1, 2), 0))
+    with pytest.raises(StaleAction):  # now a is behind: its undo collides, and so it too
+        a.undo()  # reads the log again
+    assert (a.seq, a.state) == (2, b.state)
 
 
 def test_listeners_hear_every_change(session):
