@@ -29,7 +29,7 @@ def _cmd_score(args: argparse.Namespace) -> int:
     from companion.games.first_island.boardfile import parse_board
 
     try:
-        data = json.loads(Path(args.board).read_text(encoding="utf-8"))
+        data = json.loads(Path(args.board).read_text(encoding="utf-8-sig"))  # BOM or not
     except FileNotFoundError:
         raise CompanionError(f"no board file at {args.board}", code="board/missing") from None
     except IsADirectoryError:

@@ -192,7 +192,7 @@ def load(path: str | os.PathLike | None = None) -> Config:
         return Config()
     path = Path(path)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(path.read_text(encoding="utf-8-sig"))  # a BOM: Windows Notepad
     except FileNotFoundError:
         raise ConfigError(
             f"config file {path} does not exist; create it or drop {named_by}"

@@ -100,6 +100,9 @@ def test_missing_file_unknown_game_and_bad_json(tmp_path):
     assert run.returncode == 2 and "no game called 'chess'" in run.stderr
     run = companion("score", "first-island", str(tmp_path))
     assert run.returncode == 2 and f"{tmp_path} is a folder; give the board file" in run.stderr
+    (tmp_path / "bom.json").write_bytes(b"\xef\xbb\xbf" + EXAMPLE.read_bytes())  # Notepad's
+    run = companion("score", "first-island", str(tmp_path / "bom.json"))
+    assert run.returncode == 0 and json.loads(run.stdout)["total"] == 81, run.stderr
     (tmp_path / "utf16.json").write_text("{}", encoding="utf-16")
     run = companion("score", "first-island", str(tmp_path / "utf16.json"))
     assert run.returncode == 2 and "is not UTF-8 text (byte 0): save it as UTF-8" in run.stderr

@@ -59,6 +59,12 @@ def test_bad_settings_are_named(tmp_path, text, message):
     assert message in info.value.message
 
 
+def test_a_config_saved_with_a_byte_order_mark_is_read(tmp_path):
+    # Windows Notepad saved UTF-8 with a BOM, which TOML's parser took for a bad statement
+    (tmp_path / "c.toml").write_bytes(b"\xef\xbb\xbf[web]\nport = 8001\n")
+    assert config.load(tmp_path / "c.toml").web.port == 8001
+
+
 def test_a_config_that_is_a_folder_or_not_text_is_named(tmp_path):
     with pytest.raises(ConfigError) as info:
         config.load(tmp_path)
