@@ -40,8 +40,14 @@ def lan_addresses() -> list[str]:
             except OSError:
                 continue
             found.append(socket.inet_ntoa(packed[20:24]))
-    found.sort(key=lambda ip: ip.startswith("127."))
-    return found or ["127.0.0.1"]
+    return ranked(found) or ["127.0.0.1"]
+
+
+def ranked(ips: list[str]) -> list[str]:
+    """``ips`` in the order phones are likeliest to reach them, the join link's first: a
+    LAN's addresses, then link-local ones (169.254.x.x, a cable to no DHCP server), then
+    loopback; otherwise as the interfaces are numbered."""
+    return sorted(ips, key=lambda ip: (ip.startswith("127."), ip.startswith("169.254.")))
 
 
 def stop_on_sigterm() -> None:

@@ -130,3 +130,16 @@ def test_a_body_too_big_for_a_pi_is_refused_before_it_is_read(served):
     assert post(port, "/api/games", b'{"players": 2}')[0] == 201
     with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/games", timeout=10) as r:
         assert len(json.load(r)) == 1  # nothing else was made
+
+
+def test_the_join_link_uses_the_address_phones_can_reach():
+    from companion.serve import lan_addresses, ranked
+
+    # eth0 on a cable to no DHCP server took 169.254.x.x before the Wi-Fi's address
+    assert ranked(["127.0.0.1", "169.254.10.3", "192.168.1.20", "10.0.0.5"]) == [
+        "192.168.1.20",
+        "10.0.0.5",
+        "169.254.10.3",
+        "127.0.0.1",
+    ]
+    assert lan_addresses()[-1].startswith("127.") or "127.0.0.1" not in lan_addresses()
