@@ -236,9 +236,7 @@ def serve(
     store = EventStore(database)
     urls = [f"http://{ip}:{port}/" for ip in lan_addresses()]
     # Phones often cannot resolve .local names: the join link carries the IP address.
-    app = create_app(
-        {"DATABASE": str(database), "DEMO": demo, "JOIN_BASE": urls[0].rstrip("/")}, store=store
-    )
+    app = create_app({"DATABASE": str(database), "DEMO": demo, "JOIN_PORT": port}, store=store)
     # Listen first: a port in use, or a host that is not this machine's, is said before
     # anything else starts (the camera, the pins, the mDNS name).
     sock = listen_socket(host, port)

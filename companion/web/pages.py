@@ -6,6 +6,7 @@ import segno
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
 from markupsafe import Markup
 
+from companion.serve import lan_addresses
 from companion.web.api import hub
 
 bp = Blueprint("pages", __name__)
@@ -29,7 +30,15 @@ def _code_in_capitals():
 def table(game_id: str):
     hub().session(game_id)
     hub().set_active(game_id)  # the camera's rolls go to the game the table shows
-    base = current_app.config.get("JOIN_BASE") or request.host_url.rstrip("/")
+    base = request.host_url.rstrip("/")
+    port = current_app.config.get("JOIN_PORT")
+    if port is not None:
+        # the device's address now, not at its start: the Wi-Fi may have come up after the
+        # service did, when the only address was loopback. Phones often cannot resolve a
+        # .local name, so the link carries the address.
+        lan = lan_addresses()[0]
+        if not lan.startswith("127."):
+            base = f"http://{lan}:{port}"
     join = f"{base}/play/{game_id}"
     qr = Markup(segno.make(join, error="m").svg_inline(scale=5, dark="#1d232b"))
     return render_template(

@@ -273,6 +273,19 @@ def test_the_table_page_carries_a_qr_code_of_the_join_link(client, game):
     assert "<svg" in page and f'aria-label="QR code for http://localhost/play/{game}"' in page
 
 
+def test_the_join_link_carries_the_devices_address_as_it_is_now(app, game, monkeypatch):
+    # The service may start before the Wi-Fi is up, with loopback its only address: the link
+    # was fixed then, and phones were shown http://127.0.0.1:8000/... for good. (The
+    # addresses are given here: this machine's network is not changed.)
+    app.config["JOIN_PORT"] = 8000
+    addresses = [["127.0.0.1"], ["192.168.1.20", "127.0.0.1"]]
+    monkeypatch.setattr("companion.web.pages.lan_addresses", lambda: addresses.pop(0))
+    client = app.test_client()
+    assert f"http://localhost/play/{game}" in client.get(f"/table/{game}").data.decode()
+    page = client.get(f"/table/{game}").data.decode()  # the Wi-Fi is up
+    assert f'aria-label="QR code for http://192.168.1.20:8000/play/{game}"' in page
+
+
 def test_the_view_tells_the_pages_what_the_rules_allow(client):
     std = client.post("/api/games", json={"players": 2}).get_json()["view"]
     easy = client.post("/api/games", json={"players": 2, "options": {"variant": "easy"}})
