@@ -165,12 +165,30 @@ def terminal_button(device) -> None:
 
     def loop():
         for line in sys.stdin:
-            (device.hold if line.strip().lower() == "u" else device.press)()
+            said = terminal_line(device, line)
+            if said:
+                print(said, flush=True)
 
     threading.Thread(target=loop, name="companion-terminal-button", daemon=True).start()
     print(
         "  button: press Enter here to advance the round, or type u and Enter to undo", flush=True
     )
+
+
+def terminal_line(device, line: str) -> str:
+    """Act on one line typed in serve's terminal: Enter alone presses the button, "u" holds
+    it (undo). Anything else (a "q" meant to quit, say) does nothing and says what does."""
+    typed = line.strip().lower()
+    if typed == "":
+        device.press()
+    elif typed == "u":
+        device.hold()
+    else:
+        return (
+            f"  {line.strip()!r} does nothing: Enter alone advances the round, u and Enter "
+            "undoes, Ctrl-C stops the server"
+        )
+    return ""
 
 
 def listen_socket(host: str, port: int) -> socket.socket:

@@ -237,3 +237,21 @@ def test_the_button_does_not_wipe_out_why_dice_are_not_read(tmp_path):
         "companion teach old" in device.message
         and "(button: undid the last action)" in device.message
     )
+
+
+def test_in_serves_terminal_only_enter_and_u_act(rig):
+    # Off the Pi the terminal is the button: any line used to press it, so a "q" typed to
+    # quit advanced the round.
+    from companion.serve import terminal_line
+
+    device, session, _ = rig
+    session.act({"type": "dice_rolled", "values": [1, 2, 3, 4, 5], "source": "manual"})
+    before = (device.message, session.seq)
+    said = terminal_line(device, "q\n")
+    assert said.startswith("  'q' does nothing: Enter alone advances the round, u and")
+    assert (device.message, session.seq) == before
+    assert terminal_line(device, " U \n") == ""
+    assert device.message == "button: undid the last action" and session.seq == 2
+    assert terminal_line(device, "\n") == ""
+    assert device.message.startswith("button: ")  # a press, refused or not, says what it did
+    assert device.message != "button: undid the last action"
