@@ -9,7 +9,8 @@ from __future__ import annotations
 import secrets
 from importlib import resources
 
-from flask import Flask
+from flask import Flask, jsonify, render_template, request
+from werkzeug.exceptions import HTTPException
 
 from companion.engine.store import EventStore
 from companion.web.hub import Hub
@@ -45,4 +46,16 @@ def create_app(
 
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)
+
+    @app.errorhandler(HTTPException)
+    def _http_error(exc: HTTPException):
+        """A path or method no route takes: JSON under /api/, as every API error is; else
+        the pages' own "not found" with the way back to the lobby."""
+        if request.path.startswith("/api/"):
+            message = f"{request.method} {request.path}: {exc.description}"
+            return jsonify({"error": f"request/{exc.code}", "message": message}), exc.code
+        if exc.code == 404:
+            return render_template("missing.html", message=f"no page at {request.path}"), 404
+        return exc
+
     return app

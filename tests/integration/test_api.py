@@ -107,6 +107,17 @@ def test_a_body_of_the_wrong_shape_is_refused_and_changes_nothing(
     assert [g["game_id"] for g in client.get("/api/games").get_json()] == [game]
 
 
+def test_a_path_or_method_no_route_takes_is_a_json_error_under_api(client, game):
+    # the API's errors are JSON; these two were Werkzeug's HTML pages
+    r = client.get("/api/scores")
+    assert (r.status_code, r.get_json()["error"]) == (404, "request/404")
+    r = client.get(f"/api/games/{game}/undo")
+    assert (r.status_code, r.get_json()["error"]) == (405, "request/405")
+    assert r.get_json()["message"].startswith(f"GET /api/games/{game}/undo: The method is not")
+    r = client.get("/tabel")  # a page: the pages' own "not found", with the way to the lobby
+    assert r.status_code == 404 and b"no page at /tabel" in r.data and b'href="/"' in r.data
+
+
 def test_unknown_game_is_404(client):
     assert client.get("/api/games/NOPE1").status_code == 404
     assert client.get("/api/games/NOPE1").get_json()["error"] == "game/unknown"
