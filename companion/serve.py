@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import errno
-import fcntl
 import logging
 import signal
 import socket
-import struct
 import threading
 from pathlib import Path
 
 from companion.engine.store import EventStore
 from companion.errors import CompanionError
+from companion.lan import lan_addresses
 
 log = logging.getLogger(__name__)
 
@@ -20,34 +19,6 @@ log = logging.getLogger(__name__)
 # table view, and room for requests while they are all connected. At most
 # hub.MAX_STREAMS (24) threads are held by live pages, so 8 are always left for requests.
 THREADS = 32
-
-
-def lan_addresses() -> list[str]:
-    """IPv4 addresses of this machine's interfaces, loopback last (Linux; no traffic sent)."""
-    found: list[str] = []
-    try:
-        names = [name for _, name in socket.if_nameindex()]
-    except OSError:
-        names = []
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-        for name in names:
-            try:
-                packed = fcntl.ioctl(
-                    s.fileno(),
-                    0x8915,  # SIOCGIFADDR
-                    struct.pack("256s", name[:15].encode()),
-                )
-            except OSError:
-                continue
-            found.append(socket.inet_ntoa(packed[20:24]))
-    return ranked(found) or ["127.0.0.1"]
-
-
-def ranked(ips: list[str]) -> list[str]:
-    """``ips`` in the order phones are likeliest to reach them, the join link's first: a
-    LAN's addresses, then link-local ones (169.254.x.x, a cable to no DHCP server), then
-    loopback; otherwise as the interfaces are numbered."""
-    return sorted(ips, key=lambda ip: (ip.startswith("127."), ip.startswith("169.254.")))
 
 
 def stop_on_sigterm() -> None:
