@@ -58,4 +58,17 @@ def create_app(
             return render_template("missing.html", message=f"no page at {request.path}"), 404
         return exc
 
+    @app.errorhandler(Exception)
+    def _fault(exc: Exception):
+        """A fault of the device's own (a bug): logged with its traceback, and under /api/
+        a JSON error the pages can show, not Werkzeug's HTML page."""
+        app.logger.exception("%s %s failed", request.method, request.path)
+        if not request.path.startswith("/api/"):
+            return "the device failed on this page; reload it", 500
+        message = (
+            f"the device failed on {request.method} {request.path} ({type(exc).__name__}); "
+            "reload to see the game as it is"
+        )
+        return jsonify({"error": "device/fault", "message": message}), 500
+
     return app

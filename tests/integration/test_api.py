@@ -118,6 +118,19 @@ def test_a_path_or_method_no_route_takes_is_a_json_error_under_api(client, game)
     assert r.status_code == 404 and b"no page at /tabel" in r.data and b'href="/"' in r.data
 
 
+def test_a_fault_of_the_devices_own_is_a_json_error_the_pages_can_show(app, monkeypatch):
+    # a bug, put in its place here: the store failing in a way it never should
+    def broken():
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(app.extensions["companion.hub"].store, "games", broken)
+    r = app.test_client().get("/api/games")
+    assert (r.status_code, r.get_json()["error"]) == (500, "device/fault")
+    assert r.get_json()["message"] == (
+        "the device failed on GET /api/games (RuntimeError); reload to see the game as it is"
+    )
+
+
 def test_unknown_game_is_404(client):
     assert client.get("/api/games/NOPE1").status_code == 404
     assert client.get("/api/games/NOPE1").get_json()["error"] == "game/unknown"
