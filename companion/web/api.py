@@ -1,8 +1,9 @@
 """The JSON API: games, seats, actions, undo/redo, live events, export.
 
 Every state change goes through the same Session.act the round button uses.
-Errors are JSON ``{"error": code, "message": text}`` with a 4xx status, and a
-refused request changes nothing.
+Errors are JSON ``{"error": code, "message": text}``, with a 4xx status for a request
+refused (which changes nothing) and a 5xx one when the device itself failed (storage: 503;
+a fault of its own: 500, from the app's handlers in companion.web).
 """
 
 from __future__ import annotations
