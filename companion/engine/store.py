@@ -221,13 +221,26 @@ class EventStore:
             )
         return {r[0]: (r[1], r[2]) for r in rows}
 
-    def claim_seat(self, game_id: str, seat: int, name: str, token: str) -> None:
-        """Give ``seat`` to ``name`` with ``token``, replacing any earlier claim."""
-        with self._guard(f"claim seat {seat} of game {game_id}"), self._conn() as conn:
-            conn.execute(
-                "INSERT OR REPLACE INTO seats (game_id, seat, name, token) VALUES (?, ?, ?, ?)",
-                (game_id, seat, name, token),
-            )
+    def claim_seat(
+        self, game_id: str, seat: int, name: str, token: str, *, replace: bool = True
+    ) -> None:
+        """Give ``seat`` to ``name`` with ``token``, replacing any earlier claim; with
+        ``replace`` False, StaleAction if the seat is taken (by a phone that got there first,
+        between a look at the seats and this claim)."""
+        verb = "INSERT OR REPLACE" if replace else "INSERT"
+        try:
+            with self._guard(f"claim seat {seat} of game {game_id}"), self._conn() as conn:
+                conn.execute(
+                    f"{verb} INTO seats (game_id, seat, name, token) VALUES (?, ?, ?, ?)",
+                    (game_id, seat, name, token),
+                )
+        except sqlite3.IntegrityError:
+            taken = self.seats(game_id)[seat][0]
+            raise StaleAction(
+                f"seat {seat + 1} was just taken by {taken}; pick another seat, or the host "
+                "can give you this one with the PIN",
+                code="seat/taken",
+            ) from None
 
     # -- the log -----------------------------------------------------------------
     def append(self, game_id: str, seq: int, kind: str, seat: int | None, payload: dict) -> Entry:

@@ -221,10 +221,12 @@ def claim_seat(game_id: str, seat: int):
     if len(name) > NAME_LENGTH:  # cut, and shown to be cut
         name = name[: NAME_LENGTH - 1].rstrip(" -") + "…"
     name = name or f"Player {seat + 1}"
-    if seat in hub().store.seats(game_id):
+    taken = seat in hub().store.seats(game_id)
+    if taken:
         _check_pin(data)  # taking over a claimed seat is the host's call
     token = secrets.token_urlsafe(16)
-    hub().store.claim_seat(game_id, seat, name, token)
+    # a free seat is claimed only if still free: two phones tapping it at once, one gets it
+    hub().store.claim_seat(game_id, seat, name, token, replace=taken)
     hub().announce(game_id, {"kind": "state", "seq": s.seq})
     return jsonify({"seat": seat, "name": name, "token": token})
 

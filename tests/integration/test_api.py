@@ -197,6 +197,26 @@ def test_claiming_a_taken_seat_needs_the_host_pin(client, game):
     assert (r.status_code, r.get_json()["error"]) == (422, "action/bad_seat")
 
 
+def test_two_phones_tapping_a_free_seat_at_once_one_gets_it(app, client, game, monkeypatch):
+    # Both saw the seat free; the second claim replaced the first, whose phone was then
+    # refused every action. The race is set up here: Ann's claim lands between Bob's look
+    # at the seats and his claim.
+    store = app.extensions["companion.hub"].store
+    look = store.seats
+
+    def look_then_ann_claims(game_id):
+        seen = look(game_id)
+        monkeypatch.setattr(store, "seats", look)  # once
+        store.claim_seat(game_id, 0, "Ann", "ann-token", replace=False)
+        return seen
+
+    monkeypatch.setattr(store, "seats", look_then_ann_claims)
+    r = client.post(f"/api/games/{game}/seats/0", json={"name": "Bob"})
+    assert (r.status_code, r.get_json()["error"]) == (409, "seat/taken")
+    assert r.get_json()["message"].startswith("seat 1 was just taken by Ann; pick another")
+    assert store.seats(game)[0] == ("Ann", "ann-token")
+
+
 def test_ending_and_deleting_need_the_pin(client, game):
     r = act(client, game, {"type": "finish"})
     assert (r.status_code, r.get_json()["error"]) == (403, "auth/pin")
