@@ -27,24 +27,19 @@ def _cmd_score(args: argparse.Namespace) -> int:
             code="board/unsupported",
         )
     from companion.games.first_island.boardfile import parse_board
+    from companion.textfile import read_text
 
+    text = read_text(
+        Path(args.board),
+        "board file",
+        lambda message, gone: CompanionError(
+            message, code="board/missing" if gone else "board/invalid"
+        ),
+        missing=f"no board file at {args.board}",
+        folder=f"{args.board} is a folder; give the board file (JSON) in it",
+    )
     try:
-        data = json.loads(Path(args.board).read_text(encoding="utf-8-sig"))  # BOM or not
-    except FileNotFoundError:
-        raise CompanionError(f"no board file at {args.board}", code="board/missing") from None
-    except IsADirectoryError:
-        raise CompanionError(
-            f"{args.board} is a folder; give the board file (JSON) in it", code="board/missing"
-        ) from None
-    except UnicodeDecodeError as exc:
-        raise CompanionError(
-            f"{args.board} is not UTF-8 text (byte {exc.start}): save it as UTF-8 JSON",
-            code="board/invalid",
-        ) from None
-    except OSError as exc:
-        raise CompanionError(
-            f"cannot read the board file {args.board}: {exc.strerror}", code="board/missing"
-        ) from None
+        data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise CompanionError(
             f"{args.board} is not valid JSON: {exc}", code="board/invalid"

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.errors import ConfigError
+from companion.textfile import read_text
 
 KINDS = {int: "a whole number", float: "a number", bool: "true or false", str: "a quoted string"}
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
@@ -191,22 +192,15 @@ def load(path: str | os.PathLike | None = None) -> Config:
     if path is None:
         return Config()
     path = Path(path)
+    text = read_text(
+        path,
+        "config file",
+        lambda message, gone: ConfigError(message),
+        missing=f"config file {path} does not exist; create it or drop {named_by}",
+        folder=f"config file {path} is a folder; name the file in it, e.g. {path / 'config.toml'}",
+    )
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8-sig"))  # a BOM: Windows Notepad
-    except FileNotFoundError:
-        raise ConfigError(
-            f"config file {path} does not exist; create it or drop {named_by}"
-        ) from None
-    except IsADirectoryError:
-        raise ConfigError(
-            f"config file {path} is a folder; name the file in it, e.g. {path / 'config.toml'}"
-        ) from None
-    except UnicodeDecodeError as exc:
-        raise ConfigError(
-            f"{path} is not UTF-8 text (byte {exc.start}): save it as UTF-8, as TOML must be"
-        ) from None
-    except OSError as exc:
-        raise ConfigError(f"cannot read the config file {path}: {exc.strerror}") from None
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path} is not valid TOML: {exc}") from exc
     return parse(data, str(path))
