@@ -25,8 +25,7 @@ class Hub:
         self.store = store
         self.max_streams = max_streams
         self._sessions: dict[str, Session] = {}
-        self._listeners: dict[str, list[queue.Queue]] = {}
-        self._streams: list[tuple[str, queue.Queue]] = []  # every open stream, oldest first
+        self._streams: list[tuple[str, queue.Queue]] = []  # (game, queue), oldest first
         self._lock = threading.Lock()
         self.device = None  # the companion.device.Device feeding rolls, if one runs
         self.on_action: list = []  # callables(game_id) after every change to a game
@@ -53,7 +52,7 @@ class Hub:
     def announce_device(self, device: dict) -> None:
         """Tell every page what the device is doing now."""
         with self._lock:
-            games = list(self._listeners)
+            games = {game_id for game_id, _ in self._streams}
         for game_id in games:
             self._broadcast(game_id, {"kind": "device", "device": device})
 
@@ -93,7 +92,7 @@ class Hub:
 
     def _broadcast(self, game_id: str, message: dict) -> None:
         with self._lock:
-            targets = list(self._listeners.get(game_id, ()))
+            targets = [q for listened, q in self._streams if listened == game_id]
         for q in targets:
             q.put(message)
 
@@ -106,10 +105,7 @@ class Hub:
         q: queue.Queue = queue.Queue()
         with self._lock:
             while len(self._streams) >= self.max_streams:
-                self._drop(*self._streams[0])
-                self._streams[0][1].put(_END)
-                del self._streams[0]
-            self._listeners.setdefault(game_id, []).append(q)
+                self._streams.pop(0)[1].put(_END)
             self._streams.append((game_id, q))
         try:
             while True:
@@ -122,11 +118,5 @@ class Hub:
                 yield message
         finally:
             with self._lock:
-                self._drop(game_id, q)
-                if (game_id, q) in self._streams:
+                if (game_id, q) in self._streams:  # not if it was ended for a newer one
                     self._streams.remove((game_id, q))
-
-    def _drop(self, game_id: str, q: queue.Queue) -> None:
-        """Stop sending to ``q`` (held: the lock)."""
-        if q in self._listeners.get(game_id, ()):
-            self._listeners[game_id].remove(q)
