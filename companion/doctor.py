@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from companion.config import Config
-from companion.engine.store import not_a_database
+from companion.engine.store import not_a_database, set_aside
 
 MIN_FREE_MB = 200
 # A frame darker than this mean level (of 255) is dim: the labelled dev photos' means run from
@@ -225,8 +225,7 @@ def check_data(data_dir: Path) -> list[Check]:
                     "data",
                     "FAIL",
                     f"{database} is not a games database SQLite can read ({exc})",
-                    f"move it aside (mv {database} {database}.bad) to start with no games, "
-                    "or set [storage] data_dir to another folder",
+                    set_aside(database),
                 )
             ]
         return [

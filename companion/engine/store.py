@@ -55,12 +55,11 @@ def not_a_database(exc: BaseException | None) -> bool:
     )
 
 
-def damaged(path: str) -> str:
-    """What to say, and do, about a games database SQLite cannot read."""
+def set_aside(path: str | Path) -> str:
+    """What to do about a games database SQLite cannot read (serve's error, doctor's fix)."""
     return (
-        f"{path} is not a games database SQLite can read (damaged, or some other file): "
         f"move it aside (mv {path} {path}.bad) to start with no games, or set [storage] "
-        "data_dir to another folder; nothing was changed in it"
+        "data_dir to another folder"
     )
 
 
@@ -80,7 +79,9 @@ class EventStore:
         except StorageError as exc:
             if not_a_database(exc.__cause__):
                 raise StorageError(
-                    damaged(self.path), code="storage/not-a-database"
+                    f"{self.path} is not a games database SQLite can read (damaged, or some "
+                    f"other file): {set_aside(self.path)}; nothing was changed in it",
+                    code="storage/not-a-database",
                 ) from exc.__cause__
             raise
 
