@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import os
+import socket
 import subprocess
+import sys
 import time
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -42,6 +48,32 @@ def get_when_up(url: str, server: subprocess.Popen, seconds: float = 60.0) -> st
                 raise AssertionError(f"the server exited (code {server.returncode})") from None
             time.sleep(0.2)
     raise AssertionError(f"nothing answered {url} in {seconds:.0f} s")
+
+
+@contextmanager
+def serving(tmp_path: Path, settings: str = "") -> Iterator[tuple[int, subprocess.Popen]]:
+    """``companion serve`` started as the service runs it, on a free port, its games under
+    ``tmp_path / "data"`` and ``settings`` (TOML) added to its config: (port, process), its
+    output one text stream. Killed at the end if still running."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    (tmp_path / "c.toml").write_text(f'[storage]\ndata_dir = "{tmp_path / "data"}"\n{settings}')
+    env = {**os.environ, "COMPANION_CONFIG": str(tmp_path / "c.toml")}
+    cmd = [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--no-mdns"]
+    server = subprocess.Popen(
+        [*cmd, "--port", str(port)],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        assert get_when_up(f"http://127.0.0.1:{port}/api/games", server).startswith("[")
+        yield port, server
+    finally:
+        server.kill()
+        server.communicate(timeout=30)
 
 
 def straight_down(img: np.ndarray, side: str) -> np.ndarray:

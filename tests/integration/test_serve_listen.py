@@ -3,18 +3,15 @@ start), its clean-up on SIGTERM, and what it refuses to be held up by (live page
 bodies too big for a Pi)."""
 
 import json
-import os
 import signal
 import socket
-import subprocess
-import sys
 import urllib.error
 import urllib.request
 
 import pytest
 
 from companion.cli import main
-from tests.helpers import get_when_up
+from tests.helpers import serving
 
 
 @pytest.mark.parametrize("port", ["99999", "0", "-1", "eighty"])
@@ -49,26 +46,9 @@ def test_an_address_of_another_machine_is_named(config, capsys):
 
 @pytest.fixture
 def served(tmp_path):
-    """``companion serve`` started as the service runs it, on a free port: (port, process)."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    (tmp_path / "c.toml").write_text(f'[storage]\ndata_dir = "{tmp_path / "data"}"\n')
-    env = {**os.environ, "COMPANION_CONFIG": str(tmp_path / "c.toml")}
-    cmd = [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--no-mdns"]
-    server = subprocess.Popen(
-        [*cmd, "--port", str(port)],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    try:
-        assert get_when_up(f"http://127.0.0.1:{port}/api/games", server) == "[]\n"
-        yield port, server
-    finally:
-        server.kill()
-        server.communicate(timeout=30)
+    """``companion serve`` as the service runs it: (port, process)."""
+    with serving(tmp_path) as started:
+        yield started
 
 
 def post(port: int, path: str, body: bytes) -> tuple[int, bytes]:

@@ -22,7 +22,7 @@ from companion.vision.reader import DiceReader
 from companion.vision.settle import Settler
 from companion.vision.watch import RollWatcher
 from companion.web.hub import Hub
-from tests.helpers import get_when_up, read_values, straight_down
+from tests.helpers import read_values, serving, straight_down
 
 pytestmark = pytest.mark.integration
 ROLLS = [[1, 2, 3, 4, 5], [6, 6, 2, 3, 1]]
@@ -785,33 +785,11 @@ def test_serve_with_a_taught_die_it_cannot_find_keeps_serving(tmp_path):
     # `[vision] die` names a die that is not there (or was taught with an earlier model):
     # the service must not exit (systemd would restart it in a loop, and the scoreboard
     # with it). It serves, rolls are entered by hand, and the log says what to do.
-    import os
-    import socket
-    import subprocess
-    import sys
-
     frames = tmp_path / "frames"
     frames.mkdir()
     cv2.imwrite(str(frames / "f0.png"), np.full((480, 640, 3), 128, np.uint8))
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    (tmp_path / "c.toml").write_text(
-        f'[storage]\ndata_dir = "{tmp_path / "data"}"\n'
-        f'[camera]\nsource = "replay:{frames}@5"\n[vision]\ndie = "nosuch"\n'
-    )
-    env = {**os.environ, "COMPANION_CONFIG": str(tmp_path / "c.toml")}
-    cmd = [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1"]
-    server = subprocess.Popen(
-        [*cmd, "--port", str(port), "--no-mdns"],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    try:
-        assert get_when_up(f"http://127.0.0.1:{port}/api/games", server).startswith("[")
-    finally:
+    settings = f'[camera]\nsource = "replay:{frames}@5"\n[vision]\ndie = "nosuch"\n'
+    with serving(tmp_path, settings) as (_, server):  # up: it answered
         server.terminate()
         out, _ = server.communicate(timeout=20)
     assert "cannot read dice: no taught die called 'nosuch'" in out, out
