@@ -27,10 +27,9 @@ import cv2
 import numpy as np
 
 from companion.errors import CompanionError
-from companion.vision.files import unreadable
+from companion.vision.files import FRAMES, unreadable
 
 log = logging.getLogger(__name__)
-IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp"}
 MAX_USB = 255  # /dev/video0 to /dev/video255, as many as Linux numbers
 _PASSED_OVER: set[Path] = set()  # replayed frames found not to be pictures, already said
 
@@ -85,11 +84,9 @@ class ReplayCamera:
         self._bad: dict[Path, str] = {}  # frames in the folder that are not pictures, and why
         self._video: cv2.VideoCapture | None = None
         if self.path.is_dir():
-            self.files = sorted(
-                p for p in self.path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES
-            )
+            self.files = sorted(p for p in self.path.iterdir() if p.suffix.lower() in FRAMES)
             if not self.files:
-                kinds = ", ".join(sorted(IMAGE_SUFFIXES))
+                kinds = ", ".join(sorted(FRAMES))
                 raise CameraError(f"{self.path} holds no images ({kinds})", code="camera/missing")
         elif self.path.is_file():
             self.files = []

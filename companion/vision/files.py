@@ -5,6 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+# Picture files by name: those a replayed camera takes as frames, and those a show for
+# teaching may be (adding what a phone saves that OpenCV may not read: such a show is named,
+# never skipped).
+FRAMES = {".jpg", ".jpeg", ".png", ".bmp", ".webp"}
+PICTURES = FRAMES | {".tif", ".tiff", ".heic", ".heif", ".avif"}
+
 # ISO base media brands of the pictures phones save that OpenCV cannot decode: HEIF (an
 # iPhone's photos by default, and some Android phones') and AVIF.
 HEIF_BRANDS = {

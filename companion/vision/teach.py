@@ -21,7 +21,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from companion.vision.files import unreadable
+from companion.vision.files import PICTURES, unreadable
 from companion.vision.reader import (
     CustomDice,
     DiceReader,
@@ -30,9 +30,6 @@ from companion.vision.reader import (
     centre_inside,
 )
 
-# What a show in a folder may be: the pictures OpenCV reads, and those a phone saves that
-# it may not (a show it cannot read is named, never skipped).
-PICTURES = {".jpg", ".jpeg", ".png", ".webp", ".bmp", ".tif", ".tiff", ".heic", ".heif", ".avif"}
 RADIUS = 0.25  # the least cosine distance a taught face accepts a new throw within
 NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
 
