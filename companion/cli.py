@@ -242,7 +242,7 @@ def _cmd_watch(args: argparse.Namespace) -> int:
 
     spec = _camera_spec(args)
     watcher = RollWatcher(
-        CameraSupervisor(camera_opener(spec, loop=False)),
+        CameraSupervisor(camera_opener(spec, live=False)),
         _reader(args, args.view or args.cfg.camera.view),
         Settler(expected=args.dice),
     )

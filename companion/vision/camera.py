@@ -2,7 +2,8 @@
 
 - ``ReplayCamera``: a folder of images (sorted by name) or a video file, replayed
   at a chosen frame rate (tests, the demo).
-- ``CaptureCamera``: any OpenCV VideoCapture device or file (a USB webcam).
+- ``CaptureCamera``: any OpenCV VideoCapture device or file (a USB webcam); a video file
+  read as the device reads a camera plays at its own frame rate, over and over.
 - ``PiCamera``: the Raspberry Pi camera through picamera2, imported only when
   used (it comes from Raspberry Pi OS's apt and is never required elsewhere). It
   reads a low-resolution YUV420 analysis stream beside the full-size one.
@@ -69,6 +70,21 @@ class Camera(Protocol):
     def close(self) -> None: ...
 
 
+class Pace:
+    """Waits until the next frame is due at ``fps`` frames a second (no wait when fps is 0)."""
+
+    def __init__(self, fps: float):
+        self.fps = fps
+        self._next = 0.0
+
+    def wait(self) -> None:
+        if self.fps > 0:
+            now = time.monotonic()
+            if now < self._next:
+                time.sleep(self._next - now)
+            self._next = max(now, self._next) + 1.0 / self.fps
+
+
 class ReplayCamera:
     """Frames from a folder of images or a video file, paced at ``fps`` (0: as fast as read).
 
@@ -79,7 +95,7 @@ class ReplayCamera:
         self.path = Path(source)
         self.name = f"replay:{self.path}"
         self.fps, self.loop = fps, loop
-        self._next = 0.0
+        self._pace = Pace(fps)
         self._index = 0
         self._bad: dict[Path, str] = {}  # frames in the folder that are not pictures, and why
         self._video: cv2.VideoCapture | None = None
@@ -98,11 +114,7 @@ class ReplayCamera:
 
     def pace(self) -> None:
         """Wait until the next frame is due at ``fps`` (no wait when fps is 0)."""
-        if self.fps > 0:
-            now = time.monotonic()
-            if now < self._next:
-                time.sleep(self._next - now)
-            self._next = max(now, self._next) + 1.0 / self.fps
+        self._pace.wait()
 
     def read(self) -> np.ndarray:
         self.pace()
@@ -157,9 +169,14 @@ def quiet_opencv() -> None:
 
 
 class CaptureCamera:
-    """An OpenCV VideoCapture: a device number (USB webcam) or a file/stream path."""
+    """An OpenCV VideoCapture: a device number (USB webcam) or a file/stream path.
 
-    def __init__(self, source: int | str):
+    ``live``: a video file stands in for a camera (``serve``): it plays at its own frame
+    rate, not as fast as it decodes (which kept a core busy), and starts again at its end.
+    Otherwise (``watch``) a file is read once, as fast as it decodes. A device or a stream
+    gives frames at its own pace either way."""
+
+    def __init__(self, source: int | str, live: bool = False):
         self.name = f"usb:{source}" if isinstance(source, int) else f"video:{source}"
         quiet_opencv()
         self._cap = cv2.VideoCapture(source)
@@ -169,9 +186,15 @@ class CaptureCamera:
         # a video file ends; a device or a stream that stops giving frames was cut off
         self.source = source
         self._file = isinstance(source, str) and Path(source).is_file()
+        self._loop = live and self._file
+        self._pace = Pace(_frame_rate(self._cap) if self._loop else 0)
 
     def read(self) -> np.ndarray:
+        self._pace.wait()
         ok, frame = self._cap.read()
+        if (not ok or frame is None) and self._loop:  # a recorded game plays again
+            self._cap.set(cv2.CAP_PROP_POS_FRAMES, 0)
+            ok, frame = self._cap.read()
         if not ok or frame is None:
             if self._file:
                 raise CameraError(f"the video {self.source} has ended", code="camera/ended")
@@ -182,6 +205,15 @@ class CaptureCamera:
 
     def close(self) -> None:
         self._cap.release()
+
+
+VIDEO_FPS = 30.0  # a video file that gives no frame rate (or an unlikely one) plays at this
+
+
+def _frame_rate(cap: cv2.VideoCapture) -> float:
+    """A video file's own frame rate, as OpenCV reads it from the file."""
+    fps = cap.get(cv2.CAP_PROP_FPS)
+    return fps if 1 <= fps <= 240 else VIDEO_FPS  # 0 or NaN when the file does not say
 
 
 def _not_opened(source: int | str) -> str:
@@ -295,10 +327,12 @@ def open_camera(spec: str) -> Camera:
     return camera_opener(spec)()
 
 
-def camera_opener(spec: str, loop: bool = True) -> Callable[[], Camera]:
+def camera_opener(spec: str, live: bool = True) -> Callable[[], Camera]:
     """What opens the camera of ``spec``, each time it is called (a ``CameraSupervisor``
     retries it). A spec that names no camera raises here, once: no retry could mend it.
-    ``loop``: a replay starts again at its end (the demo), or ends (``companion watch``)."""
+    ``live``: a replay or a video file stands in for a camera (``serve``, the demo): it
+    starts again at its end, and a video plays at its own frame rate. Otherwise (``companion
+    watch``) each is read once to its end, a video as fast as it decodes."""
     kind, _, rest = spec.partition(":")
     if kind == "replay" and rest:
         path, _, fps = rest.partition("@")
@@ -318,9 +352,9 @@ def camera_opener(spec: str, loop: bool = True) -> Callable[[], Camera]:
                 f"{fps!r}: for example replay:{path}@10",
                 code="camera/spec",
             )
-        return lambda: ReplayCamera(path, rate, loop=loop)
+        return lambda: ReplayCamera(path, rate, loop=live)
     if kind == "video" and rest:
-        return lambda: CaptureCamera(rest)
+        return lambda: CaptureCamera(rest, live=live)
     if kind == "usb":
         try:
             index = int(rest or 0)

@@ -3,6 +3,7 @@
 import os
 import subprocess
 import sys
+import time
 import types
 from concurrent.futures import Future
 
@@ -16,6 +17,7 @@ from companion.vision.camera import (
     CaptureCamera,
     PiCamera,
     ReplayCamera,
+    camera_opener,
     explain,
     open_camera,
 )
@@ -80,6 +82,28 @@ def test_replay_of_a_video_file(tmp_path):
     cam = open_camera(f"replay:{path}@0")
     assert [cam.read().shape for _ in range(7)] == [(48, 64, 3)] * 7  # loops past the end
     cam.close()
+
+
+def test_a_video_file_stands_in_for_a_camera_at_its_own_frame_rate(tmp_path):
+    # serve --camera video:FILE read the file as fast as it decoded, a whole core busy, and
+    # at its end said the camera was lost for two seconds before playing it again.
+    path = tmp_path / "game.avi"
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 20, (64, 48))
+    for i in range(4):
+        writer.write(np.full((48, 64, 3), 60 * i, np.uint8))
+    writer.release()
+    live = camera_opener(f"video:{path}")()  # as serve opens it
+    start = time.monotonic()
+    shades = [round(live.read()[0, 0, 0] / 60) for _ in range(11)]  # 10 gaps of 1/20 s
+    assert time.monotonic() - start >= 0.5
+    assert shades == [0, 1, 2, 3] * 2 + [0, 1, 2]  # and on again from its start
+    live.close()
+    once = camera_opener(f"video:{path}", live=False)()  # as watch reads a recording
+    assert len([once.read() for _ in range(4)]) == 4
+    with pytest.raises(CameraError) as info:
+        once.read()
+    assert info.value.code == "camera/ended"
+    once.close()
 
 
 @pytest.mark.parametrize(
