@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import socket
+import threading
 from collections.abc import Callable
 
 log = logging.getLogger(__name__)
@@ -48,3 +49,62 @@ def advertise(
             zc.close()
 
     return withdraw
+
+
+def shown(addresses: list[str]) -> list[str]:
+    """The addresses worth advertising: loopback only when the machine has no other."""
+    return [ip for ip in addresses if not ip.startswith("127.")] or addresses
+
+
+class Advertiser:
+    """The service's mDNS name, kept on the machine's addresses as they change.
+
+    A Pi whose Wi-Fi comes up after the service started had only loopback to advertise, and
+    a new DHCP lease moves its address; ``follow`` registers the name again (on the
+    interfaces there are now) whenever the addresses differ. Never raises."""
+
+    def __init__(
+        self, port: int, *, name: str = "Table Companion", interfaces: list[str] | None = None
+    ):
+        self.port, self.name, self.interfaces = port, name, interfaces
+        self.addresses: list[str] = []
+        self._withdraw: Callable[[], None] = lambda: None
+
+    def follow(self, addresses: list[str]) -> None:
+        addresses = shown(addresses)
+        if sorted(addresses) == sorted(self.addresses):
+            return
+        if self.addresses:
+            log.info("mDNS: the addresses are now %s", ", ".join(addresses))
+        self._withdraw()
+        self._withdraw = advertise(self.port, addresses, name=self.name, interfaces=self.interfaces)
+        self.addresses = addresses
+
+    def withdraw(self) -> None:
+        self._withdraw()
+        self._withdraw, self.addresses = (lambda: None), []
+
+    def keep_following(
+        self, addresses: Callable[[], list[str]], every: float = 30.0
+    ) -> Callable[[], None]:
+        """Follow ``addresses()`` now and every ``every`` seconds in a thread; returns what
+        stops that and withdraws the name."""
+        stop = threading.Event()
+
+        def run() -> None:
+            while not stop.wait(every):
+                try:
+                    self.follow(addresses())
+                except Exception as exc:  # never end the thread: the name is only a help
+                    log.warning("mDNS: could not check the addresses (%s)", exc)
+
+        self.follow(addresses())
+        thread = threading.Thread(target=run, name="mdns", daemon=True)
+        thread.start()
+
+        def stop_and_withdraw() -> None:
+            stop.set()
+            thread.join(timeout=5)
+            self.withdraw()
+
+        return stop_and_withdraw

@@ -219,7 +219,7 @@ def serve(
 ) -> None:
     from waitress import create_server
 
-    from companion.mdns import advertise
+    from companion.mdns import Advertiser
     from companion.web import MAX_BODY, create_app
 
     store = EventStore(database)
@@ -252,12 +252,8 @@ def serve(
     print(f"  phones: scan this or open {join}")
     print_qr(join)
     print(f"  host PIN: {app.config['HOST_PIN']}", flush=True)
-    ips = [u.split("//")[1].split(":")[0] for u in urls]
-    withdraw = (
-        advertise(port, [ip for ip in ips if not ip.startswith("127.")] or ips)
-        if mdns
-        else (lambda: None)
-    )
+    # the name follows the addresses: the Wi-Fi may come up, or a lease change, later
+    withdraw = Advertiser(port).keep_following(lan_addresses) if mdns else (lambda: None)
     device = start_device(
         hub,
         camera,
