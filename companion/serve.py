@@ -7,6 +7,7 @@ import logging
 import signal
 import socket
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 from companion.engine.store import EventStore
@@ -21,19 +22,26 @@ log = logging.getLogger(__name__)
 THREADS = 32
 
 
-def stop_on_sigterm() -> None:
+def stop_on_signals(first: Callable[[], None]) -> None:
     """Make SIGTERM (systemctl stop, a shutdown) end the server as Ctrl-C does, through its
     clean-up. By default it ends the process at once, skipping all of it: the mDNS name stays
     advertised until it times out on the phones, the camera is never closed, and the LEDs are
-    left to whatever the GPIO driver does with the lines of a process gone."""
+    left to whatever the GPIO driver does with the lines of a process gone.
+
+    Either signal runs ``first`` (the hub ending the live pages' streams) before the server
+    stops: waitress stops on the exception the signal raises and waits up to 5 s for its
+    threads, each live stream holding one until its next heartbeat."""
     if threading.current_thread() is not threading.main_thread():
         return  # only the main thread may set a handler (tests run serve in threads)
 
     def handler(signum, frame):
-        log.info("stopping: %s", signal.Signals(signum).name)
-        raise SystemExit(0)
+        if signum == signal.SIGTERM:
+            log.info("stopping: %s", signal.Signals(signum).name)
+        first()
+        raise SystemExit(0) if signum == signal.SIGTERM else KeyboardInterrupt
 
     signal.signal(signal.SIGTERM, handler)
+    signal.signal(signal.SIGINT, handler)
 
 
 def ensure_demo_game(store: EventStore) -> str:
@@ -271,7 +279,7 @@ def serve(
 
     panel = start_panel(device, gpio or GpioConfig(), mock=demo)
     terminal_button(device)
-    stop_on_sigterm()
+    stop_on_signals(hub.close)  # the live pages' streams end, and reconnect once serve is back
     try:
         server.print_listen("Serving on http://{}:{}")
         server.run()

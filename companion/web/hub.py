@@ -100,6 +100,14 @@ class Hub:
         """Send ``message`` to every page watching ``game_id`` ("*" for the lobby)."""
         self._broadcast(game_id, message)
 
+    def close(self) -> None:
+        """End every live stream, so that the server's threads are free to stop: each would
+        otherwise wait out its heartbeat, and waitress gives up on them only after 5 s."""
+        with self._lock:
+            streams, self._streams = self._streams, []
+        for _, q in streams:
+            q.put(_END)
+
     def listen(self, game_id: str, heartbeat: float = 15.0) -> Iterator[dict | None]:
         """Messages for ``game_id`` as they come; None every ``heartbeat`` seconds of quiet."""
         q: queue.Queue = queue.Queue()

@@ -72,6 +72,26 @@ def test_sigterm_stops_serve_through_its_clean_up(served):
     assert "stopping: SIGTERM" in out and "stopped; every game is saved" in out
 
 
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT])
+def test_serve_stops_at_once_with_live_pages_open(served, stop):
+    # Each open page's stream held a thread until waitress gave up on it 5 s later: a
+    # `systemctl restart` or a Ctrl-C kept the table waiting, and the log said "thread(s)
+    # still running".
+    port, server = served
+    game = json.loads(post(port, "/api/games", b'{"players": 2}')[1])["game_id"]
+    ask = f"GET /api/games/{game}/events HTTP/1.1\r\nHost: companion\r\n\r\n".encode()
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as page:
+        page.sendall(ask)
+        got = b""
+        while b"retry: 1000" not in got:  # the page is live
+            got += page.recv(4096)
+        server.send_signal(stop)
+        while page.recv(4096):  # until serve lets the page go (it reconnects once serve is back)
+            pass
+        out, _ = server.communicate(timeout=30)
+    assert "stopped; every game is saved" in out and "still running" not in out, out
+
+
 def test_live_pages_left_open_never_stop_serve_answering(served):
     # Phones that sleep or reload leave their live streams open, unread. Each held one of
     # waitress's 32 threads: with 40 open, nothing was answered any more.

@@ -55,3 +55,14 @@ def test_a_stream_closed_by_its_page_frees_its_place(tmp_path):
     assert ends(table) == []
     hub.announce("*", {"kind": "games"})
     assert next(lobby) == {"kind": "games"}
+
+
+def test_closing_the_hub_ends_every_stream_at_once(tmp_path):
+    # serve closes it as it stops: each stream waited out its heartbeat before, and waitress
+    # gave up on their threads only after 5 s ("2 thread(s) still running").
+    hub = Hub(EventStore(tmp_path / "games.db"))
+    game = hub.create("first-island", 2, {}).game_id
+    streams = [opened(hub, game), opened(hub, game), opened(hub, "*")]
+    hub.close()
+    assert [ends(stream) for stream in streams] == [[], [], []]
+    hub.announce(game, {"kind": "a"})  # no stream is left to hear it, or to hold a thread
