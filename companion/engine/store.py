@@ -185,13 +185,13 @@ class EventStore:
         return GameRecord(row[0], row[1], row[2], json.loads(row[3]), row[4], bool(row[5]))
 
     def games(self) -> list[GameRecord]:
-        """Every game, newest first."""
+        """Every game, the last made first (not by its clock time: see below)."""
         with self._guard("list games"):
             rows = (
                 self._conn()
                 .execute(
                     "SELECT game_id, game, players, options, created, finished"
-                    " FROM games ORDER BY created DESC"
+                    " FROM games ORDER BY rowid DESC"  # as made: a Pi's clock can be set back
                 )
                 .fetchall()
             )

@@ -123,3 +123,19 @@ def test_a_damaged_games_database_is_named_and_left_as_it_is(tmp_path):
         assert info.value.message.startswith(f"{db} is not a games database SQLite can read")
         assert f"move it aside (mv {db} {db}.bad) to start with no games" in info.value.message
         assert db.read_bytes() == data, kind
+
+
+def test_the_newest_game_is_the_last_made_whatever_the_clock_said(tmp_path, monkeypatch):
+    # A Pi has no clock of its own: after a power cut it starts at the time it last saved
+    # (fake-hwclock), up to an hour back, until a network sets it. A game made then was
+    # listed below the one before it, and after a restart the camera's rolls went there.
+    import companion.engine.store as store_module
+
+    store = EventStore(tmp_path / "games.db")
+    first = Session.create(store, "first-island", 2, {}).game_id
+    monkeypatch.setattr(store_module.time, "time", lambda: 1_000_000.0)  # set back, 1970
+    second = Session.create(store, "first-island", 2, {}).game_id
+    store.close()
+    reopened = EventStore(tmp_path / "games.db")  # as the device starts again
+    assert [g.game_id for g in reopened.games()] == [second, first]
+    reopened.close()
