@@ -1,5 +1,8 @@
 """Real Chromium: two phones and the table view play The First Island together."""
 
+import json
+import urllib.request
+
 import pytest
 
 from tests.browser.conftest import PHONE
@@ -164,4 +167,74 @@ def test_a_phone_page_stays_under_150_kb(server, browser):
     print(f"phone page: {total} bytes in {len(sizes)} responses")
     assert hosts == {server.url.split("/")[2]}  # no CDN, no external fonts
     assert total < 150_000
+    ctx.close()
+
+
+def test_a_double_tap_on_undo_takes_back_one_action(server, browser):
+    # A tap that lands twice (a double tap, a slow network) sent two undos, and the player
+    # lost a second mark they had not asked to take back.
+    ctx = browser.new_context(**PHONE)
+    page = ctx.new_page()
+    claim(page, server, "Ann", "Seat 1 — free")
+    token = page.evaluate(f"JSON.parse(localStorage.getItem('tc:{server.game_id}')).token")
+    moves = [
+        ({"type": "dice_rolled", "values": [1, 2, 3, 3, 5]}, {}),
+        ({"type": "mark", "seat": 0, "hex": [0, 0], "picks": [1, 2], "axis": 0}, token),
+        ({"type": "mark", "seat": 0, "hex": [1, 0], "picks": [3, 4]}, token),
+    ]
+    for action, seat_token in moves:
+        status = page.evaluate(
+            """async ([id, action, token]) => (await fetch(`/api/games/${id}/actions`, {
+                method: "POST", body: JSON.stringify({action}), headers: {
+                  "Content-Type": "application/json", "X-Seat-Token": token || ""}})).status""",
+            [server.game_id, action, seat_token or None],
+        )
+        assert status == 200, action
+    page.wait_for_selector('g.hex[data-hex="1,0"] polygon.placement')
+    page.get_by_role("button", name="Undo my last action").dblclick()
+    page.wait_for_timeout(1000)  # both taps answered, if both were sent
+    with urllib.request.urlopen(f"{server.url}/api/games/{server.game_id}/export.json") as r:
+        kinds = [entry["kind"] for entry in json.load(r)["log"]]
+    assert kinds == ["action", "action", "action", "undo"], kinds
+    assert page.locator('g.hex[data-hex="0,0"] polygon.placement').count() == 2  # kept
+    ctx.close()
+
+
+def test_a_tap_while_the_device_is_away_says_what_to_do(server, browser):
+    # The page showed the browser's own "Failed to fetch".
+    ctx = browser.new_context(**PHONE)
+    page = ctx.new_page()
+    claim(page, server, "Ann", "Seat 1 — free")
+    server.proc.terminate()
+    server.proc.wait(timeout=10)
+    page.get_by_role("button", name="Undo my last action").click()
+    page.wait_for_selector("#error:has-text('Cannot reach the device')")
+    assert page.locator("#error").inner_text() == (
+        "Cannot reach the device: check this phone's Wi-Fi and that the device is on, then "
+        "try again."
+    )
+    page.evaluate("document.getElementById('error').textContent = ''")
+    page.get_by_role("button", name="Undo my last action").click()  # the page still answers
+    page.wait_for_selector("#error:has-text('Cannot reach the device')")
+    ctx.close()
+
+
+def test_a_tap_the_device_never_answers_is_let_go_after_10_s(server, browser):
+    # A Wi-Fi gone half-way leaves a request unanswered; the page held it, and with it every
+    # tap after it (one request at a time), for as long as the browser waited.
+    ctx = browser.new_context(**PHONE)
+    page = ctx.new_page()
+    claim(page, server, "Ann", "Seat 1 — free")
+    held = []
+    page.route("**/undo", lambda route: held.append(route))  # taken in, never answered
+    page.get_by_role("button", name="Undo my last action").click()
+    page.wait_for_selector("#error:has-text('did not answer')", timeout=20_000)
+    assert page.locator("#error").inner_text() == (
+        "The device did not answer in 10 s: check this phone's Wi-Fi. The page shows whether "
+        "your tap arrived once the device answers again."
+    )
+    page.unroute("**/undo")
+    page.get_by_role("button", name="Undo my last action").click()  # taps are taken again
+    page.wait_for_selector("#error:has-text('nothing to undo')")
+    assert len(held) == 1
     ctx.close()

@@ -13,15 +13,38 @@ const TC = (() => {
     scientists: { abbr: "Si", colour: "#f28c28", name: "Scientists" },
   };
 
+  const API_TIMEOUT_MS = 10000;
+
   async function api(path, { method = "GET", body, token, pin } = {}) {
     const headers = { "Content-Type": "application/json" };
     if (token) headers["X-Seat-Token"] = token;
     if (pin) headers["X-Host-Pin"] = pin;
-    const res = await fetch(path, { method, headers, body: body ? JSON.stringify(body) : undefined });
+    let res;
+    try {
+      // a request the device never answers (a Wi-Fi gone half-way) would hold the page's
+      // one request in flight (single, below) and every tap after it
+      const signal = AbortSignal.timeout ? AbortSignal.timeout(API_TIMEOUT_MS) : undefined;
+      res = await fetch(path, { method, headers, body: body ? JSON.stringify(body) : undefined, signal });
+    } catch (err) {
+      const e = new Error(err.name === "TimeoutError"
+        ? `The device did not answer in ${API_TIMEOUT_MS / 1000} s: check this phone's Wi-Fi. The page shows whether your tap arrived once the device answers again.`
+        : "Cannot reach the device: check this phone's Wi-Fi and that the device is on, then try again.");
+      e.code = "network";
+      throw e;
+    }
     const data = await res.json().catch(() => ({ error: "network", message: res.statusText }));
     if (!res.ok) { const e = new Error(data.message || res.statusText); e.code = data.error; throw e; }
     return data;
   }
+
+  // One request at a time from a page: a tap that lands twice (a double tap, a slow
+  // network) is sent once, not twice; a tap while a request is out is let go.
+  let busy = false;
+  const single = (fn) => async (...args) => {
+    if (busy) return;
+    busy = true;
+    try { return await fn(...args); } finally { busy = false; }
+  };
 
   // Live updates: call onState(game) now and after every change; reconnects by itself.
   function live(gameId, onState, onLink) {
@@ -165,5 +188,5 @@ const TC = (() => {
     return /[.!?)]$/.test(s) ? s : `${s}.`;
   }
 
-  return { sentence, rollPicker, TRIBES, TRIBE, api, live, el, svg, die, drawIsland, hexShapes, center, corner, pts, seatName };
+  return { sentence, rollPicker, TRIBES, TRIBE, api, single, live, el, svg, die, drawIsland, hexShapes, center, corner, pts, seatName };
 })();

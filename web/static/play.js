@@ -1,7 +1,7 @@
 "use strict";
 // A player's phone: claim a seat, then mark hexes, claim camps, watch the score.
 (() => {
-  const { api, live, el, svg, die, drawIsland, hexShapes, TRIBES, TRIBE, seatName } = TC;
+  const { api, single, live, el, svg, die, drawIsland, hexShapes, TRIBES, TRIBE, seatName } = TC;
   const gameId = document.querySelector("main").dataset.game;
   const $ = (id) => document.getElementById(id);
   const KEY = `tc:${gameId}`;
@@ -12,27 +12,27 @@
 
   const showError = (e) => { $("error").textContent = e ? e.message : ""; };
   const post = (path, body) => api(`/api/games/${gameId}/${path}`, { method: "POST", body, token: me && me.token });
-  const act = (action) => post("actions", { action }).then((g) => { reset(); showError(null); render(g); })
-    .catch((e) => { if (e.code === "auth/seat") forget(); showError(e); });
+  const act = single((action) => post("actions", { action }).then((g) => { reset(); showError(null); render(g); })
+    .catch((e) => { if (e.code === "auth/seat") forget(); showError(e); }));
 
   function reset() { picks = []; hex = null; claiming = null; picked = new Set(); }
   function forget() { localStorage.removeItem(KEY); me = null; if (game) render(game); }
 
-  $("undo").addEventListener("click", () => post("undo", { seat: me.seat })
-    .then((g) => { reset(); showError(null); render(g); }).catch(showError));
+  $("undo").addEventListener("click", single(() => post("undo", { seat: me.seat })
+    .then((g) => { reset(); showError(null); render(g); }).catch(showError)));
 
   function renderClaim(g) {
     $("claim").hidden = false; $("play").hidden = true;
     $("seats").replaceChildren(...g.seats.map((s) => el("button", {
       class: s.name ? "" : "primary",
-      onclick: async () => {
+      onclick: single(async () => {
         try {
           const res = await api(`/api/games/${gameId}/seats/${s.seat}`, { method: "POST", body: { name: $("name").value.trim() } });
           me = { seat: res.seat, token: res.token, name: res.name };
           localStorage.setItem(KEY, JSON.stringify(me));
           render(game);
         } catch (e) { $("claim-error").textContent = e.code === "auth/pin" ? `${s.name} already sits there (the host can hand the seat over with the PIN).` : e.message; }
-      },
+      }),
     }, s.name ? `Seat ${s.seat + 1}: ${s.name}` : `Seat ${s.seat + 1} — free`)));
   }
 

@@ -1,14 +1,14 @@
 "use strict";
 (() => {
-  const { api, live, el, die, TRIBES, TRIBE, seatName } = TC;
+  const { api, single, live, el, die, TRIBES, TRIBE, seatName } = TC;
   const main = document.querySelector("main");
   const gameId = main.dataset.game, pin = main.dataset.pin;
   const $ = (id) => document.getElementById(id);
   let game = null;
   const showError = (e) => { $("error").textContent = e ? e.message : ""; };
-  const act = (action, extra = {}) =>
+  const act = single((action, extra = {}) =>
     api(`/api/games/${gameId}/actions`, { method: "POST", body: { action, ...extra } })
-      .then((g) => { showError(null); render(g); }).catch(showError);
+      .then((g) => { showError(null); render(g); }).catch(showError));
 
   $("export-json").href = `/api/games/${gameId}/export.json`;
   $("export-csv").href = `/api/games/${gameId}/export.csv`;
