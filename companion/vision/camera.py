@@ -172,7 +172,7 @@ class CaptureCamera:
     """An OpenCV VideoCapture: a device number (USB webcam) or a file/stream path.
 
     ``live``: a video file stands in for a camera (``serve``): it plays at its own frame
-    rate, not as fast as it decodes (which kept a core busy), and starts again at its end.
+    rate, not as fast as it decodes, and starts again at its end.
     Otherwise (``watch``) a file is read once, as fast as it decodes. A device or a stream
     gives frames at its own pace either way."""
 

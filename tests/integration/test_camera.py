@@ -73,25 +73,26 @@ def test_replay_of_a_folder_with_no_picture_in_it_says_so(tmp_path):
     )
 
 
-def test_replay_of_a_video_file(tmp_path):
-    path = tmp_path / "roll.avi"
-    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10, (64, 48))
-    for i in range(5):
-        writer.write(np.full((48, 64, 3), 50 * i, np.uint8))
+def video(path, fps, shades):
+    """A small MJPG video at ``fps``, one flat grey frame of each shade."""
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), fps, (64, 48))
+    for shade in shades:
+        writer.write(np.full((48, 64, 3), shade, np.uint8))
     writer.release()
+    return path
+
+
+def test_replay_of_a_video_file(tmp_path):
+    path = video(tmp_path / "roll.avi", 10, [0, 50, 100, 150, 200])
     cam = open_camera(f"replay:{path}@0")
     assert [cam.read().shape for _ in range(7)] == [(48, 64, 3)] * 7  # loops past the end
     cam.close()
 
 
 def test_a_video_file_stands_in_for_a_camera_at_its_own_frame_rate(tmp_path):
-    # serve --camera video:FILE read the file as fast as it decoded, a whole core busy, and
-    # at its end said the camera was lost for two seconds before playing it again.
-    path = tmp_path / "game.avi"
-    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 20, (64, 48))
-    for i in range(4):
-        writer.write(np.full((48, 64, 3), 60 * i, np.uint8))
-    writer.release()
+    # serve --camera video:FILE read the file as fast as it decoded, and at its end said the
+    # camera was lost for two seconds before playing it again.
+    path = video(tmp_path / "game.avi", 20, [0, 60, 120, 180])
     live = camera_opener(f"video:{path}")()  # as serve opens it
     start = time.monotonic()
     shades = [round(live.read()[0, 0, 0] / 60) for _ in range(11)]  # 10 gaps of 1/20 s
