@@ -17,6 +17,18 @@ def claim(page, server, name, seat_label):
     page.wait_for_selector("#play:not([hidden])")
 
 
+@pytest.fixture
+def page(browser):
+    """A phone's page, in a browser context of its own (its own storage: its own seat)."""
+    ctx = browser.new_context(**PHONE)
+    yield ctx.new_page()
+    ctx.close()
+
+
+def undo(page):
+    page.get_by_role("button", name="Undo my last action").click()
+
+
 def ranking(page):
     return page.locator("#ranking li").all_inner_texts()
 
@@ -118,21 +130,16 @@ def test_two_phones_and_the_table_play_a_game(server, browser, shot):
     table.close()
 
 
-def test_a_game_code_typed_as_it_was_read_out_finds_the_game(server, browser):
-    ctx = browser.new_context(**PHONE)
-    page = ctx.new_page()
+def test_a_game_code_typed_as_it_was_read_out_finds_the_game(server, page):
     page.goto(server.url + "/")
     code = server.game_id
     page.fill("#code", f" {code[:2].lower()} {code[2:].lower()}-")  # "ke 4tw-"
     page.get_by_role("button", name="Join").click()
     page.wait_for_url(f"{server.url}/play/{code}")
     page.wait_for_selector("#claim:not([hidden])")
-    ctx.close()
 
 
-def test_a_phone_cannot_act_for_another_seat(server, browser):
-    ctx = browser.new_context(**PHONE)
-    page = ctx.new_page()
+def test_a_phone_cannot_act_for_another_seat(server, page):
     claim(page, server, "Ann", "Seat 1 — free")
     result = page.evaluate(
         """async (id) => {
@@ -144,13 +151,10 @@ def test_a_phone_cannot_act_for_another_seat(server, browser):
         server.game_id,
     )
     assert result == [403, "auth/seat"]
-    ctx.close()
 
 
-def test_a_phone_page_stays_under_150_kb(server, browser):
+def test_a_phone_page_stays_under_150_kb(server, page):
     """Everything the phone loads comes from the device, and it all weighs under 150 KB."""
-    ctx = browser.new_context(**PHONE)
-    page = ctx.new_page()
     sizes, hosts = {}, set()
 
     def seen(response):
@@ -167,14 +171,11 @@ def test_a_phone_page_stays_under_150_kb(server, browser):
     print(f"phone page: {total} bytes in {len(sizes)} responses")
     assert hosts == {server.url.split("/")[2]}  # no CDN, no external fonts
     assert total < 150_000
-    ctx.close()
 
 
-def test_a_double_tap_on_undo_takes_back_one_action(server, browser):
+def test_a_double_tap_on_undo_takes_back_one_action(server, page):
     # A tap that lands twice (a double tap, a slow network) sent two undos, and the player
     # lost a second mark they had not asked to take back.
-    ctx = browser.new_context(**PHONE)
-    page = ctx.new_page()
     claim(page, server, "Ann", "Seat 1 — free")
     token = page.evaluate(f"JSON.parse(localStorage.getItem('tc:{server.game_id}')).token")
     moves = [
@@ -197,44 +198,37 @@ def test_a_double_tap_on_undo_takes_back_one_action(server, browser):
         kinds = [entry["kind"] for entry in json.load(r)["log"]]
     assert kinds == ["action", "action", "action", "undo"], kinds
     assert page.locator('g.hex[data-hex="0,0"] polygon.placement').count() == 2  # kept
-    ctx.close()
 
 
-def test_a_tap_while_the_device_is_away_says_what_to_do(server, browser):
+def test_a_tap_while_the_device_is_away_says_what_to_do(server, page):
     # The page showed the browser's own "Failed to fetch".
-    ctx = browser.new_context(**PHONE)
-    page = ctx.new_page()
     claim(page, server, "Ann", "Seat 1 — free")
     server.proc.terminate()
     server.proc.wait(timeout=10)
-    page.get_by_role("button", name="Undo my last action").click()
+    undo(page)
     page.wait_for_selector("#error:has-text('Cannot reach the device')")
     assert page.locator("#error").inner_text() == (
         "Cannot reach the device: check this phone's Wi-Fi and that the device is on, then "
         "try again."
     )
     page.evaluate("document.getElementById('error').textContent = ''")
-    page.get_by_role("button", name="Undo my last action").click()  # the page still answers
+    undo(page)  # the page still answers
     page.wait_for_selector("#error:has-text('Cannot reach the device')")
-    ctx.close()
 
 
-def test_a_tap_the_device_never_answers_is_let_go_after_10_s(server, browser):
+def test_a_tap_the_device_never_answers_is_let_go_after_10_s(server, page):
     # A Wi-Fi gone half-way leaves a request unanswered; the page held it, and with it every
     # tap after it (one request at a time), for as long as the browser waited.
-    ctx = browser.new_context(**PHONE)
-    page = ctx.new_page()
     claim(page, server, "Ann", "Seat 1 — free")
     held = []
     page.route("**/undo", lambda route: held.append(route))  # taken in, never answered
-    page.get_by_role("button", name="Undo my last action").click()
+    undo(page)
     page.wait_for_selector("#error:has-text('did not answer')", timeout=20_000)
     assert page.locator("#error").inner_text() == (
         "The device did not answer in 10 s: check this phone's Wi-Fi. The page shows whether "
         "your tap arrived once the device answers again."
     )
     page.unroute("**/undo")
-    page.get_by_role("button", name="Undo my last action").click()  # taps are taken again
+    undo(page)  # taps are taken again
     page.wait_for_selector("#error:has-text('nothing to undo')")
     assert len(held) == 1
-    ctx.close()
