@@ -18,6 +18,7 @@ from pathlib import Path
 
 from companion.config import Config
 from companion.engine.store import not_a_database, set_aside
+from companion.lan import lan_addresses
 
 MIN_FREE_MB = 200
 # A frame darker than this mean level (of 255) is dim: the labelled dev photos' means run from
@@ -267,6 +268,37 @@ def check_port(host: str, port: int) -> Check:
     return Check("port", "ok", f"{host}:{port} is free")
 
 
+JOIN_WIFI = (
+    'join the table\'s Wi-Fi: sudo nmcli device wifi connect "NAME" password "PASSWORD" '
+    "(or sudo nmtui)"
+)
+
+
+def check_network(host: str, port: int, addresses: list[str] | None = None) -> Check:
+    """Whether phones can reach the scoreboard, and at which address."""
+    if host.startswith("127.") or host == "localhost":
+        return Check(
+            "network",
+            "warn",
+            f"serving on {host} only: no phone can reach this machine",
+            'set [web] host = "0.0.0.0" in the config',
+        )
+    ips = lan_addresses() if addresses is None else addresses
+    lan = [ip for ip in ips if not ip.startswith("127.")]
+    if not lan:
+        return Check("network", "warn", "no network: phones cannot reach this machine", JOIN_WIFI)
+    if all(ip.startswith("169.254.") for ip in lan):
+        return Check(
+            "network",
+            "warn",
+            f"only a link-local address ({lan[0]}): no DHCP server answered, so phones on the "
+            "Wi-Fi cannot reach it",
+            f"check the network cable's router, or {JOIN_WIFI}",
+        )
+    shown = lan[0] if host in ("0.0.0.0", "", "::") else host
+    return Check("network", "ok", f"phones open http://{shown}:{port}/")
+
+
 def check_clock(now: float | None = None) -> Check:
     year = time.gmtime(now if now is not None else time.time()).tm_year
     if year < 2025:
@@ -293,5 +325,6 @@ def run(cfg: Config, camera: str | None = None) -> list[Check]:
         *([check_taught_die(cfg.vision.die, data_dir)] if cfg.vision.die else []),
         *check_data(data_dir),
         check_port(cfg.web.host, cfg.web.port),
+        check_network(cfg.web.host, cfg.web.port),
         check_clock(),
     ]

@@ -143,6 +143,26 @@ def test_a_port_left_only_by_closed_connections_is_free():
     assert (c.level, c.detail) == ("ok", f"127.0.0.1:{port} is free")
 
 
+def test_the_network_says_where_phones_reach_the_device_or_why_they_cannot():
+    # A Pi whose Wi-Fi was never set up served only to itself, and doctor passed it.
+    def said(host, addresses):
+        c = doctor.check_network(host, 8000, addresses)
+        return c.level, c.detail, c.fix
+
+    lan = ["127.0.0.1", "192.168.1.20"]
+    assert said("0.0.0.0", lan) == ("ok", "phones open http://192.168.1.20:8000/", "")
+    level, detail, fix = said("0.0.0.0", ["127.0.0.1"])
+    assert (level, detail) == ("warn", "no network: phones cannot reach this machine")
+    assert fix.startswith('join the table\'s Wi-Fi: sudo nmcli device wifi connect "NAME"')
+    level, detail, _ = said("0.0.0.0", ["127.0.0.1", "169.254.7.1"])
+    assert level == "warn" and detail.startswith("only a link-local address (169.254.7.1)")
+    assert said("127.0.0.1", lan) == (
+        "warn",
+        "serving on 127.0.0.1 only: no phone can reach this machine",
+        'set [web] host = "0.0.0.0" in the config',
+    )
+
+
 def test_an_unset_clock_fails():
     assert doctor.check_clock(0).level == "FAIL"  # 1970: a Pi that never reached NTP
     assert doctor.check_clock(1_800_000_000).level == "ok"
