@@ -4,7 +4,8 @@ A ``Device`` runs beside the web server. Each settled roll from the ``RollWatche
 enters the active game as a chance action, ``DiceRolled(values, source="camera",
 confidence)`` (or the reroll, when that is what the game allows now). A roll the
 camera was unsure of, or with the wrong number of dice, is not entered: it waits
-as ``pending`` for a person to confirm or correct it on the table page or a phone. If
+as ``pending`` for a person to confirm or correct it on the table page or a phone, with
+the camera's picture of it (``picture``, each die numbered as in the pages' list). If
 the camera then reads those dice whole (a revision), the revision is entered in its
 place, unless a person has settled it already.
 
@@ -29,6 +30,24 @@ from companion.web.hub import Hub
 log = logging.getLogger(__name__)
 
 
+PICTURE_SIDE = 640  # the longer side of a pending roll's picture, in pixels
+
+
+def roll_picture(frame, boxes, values) -> bytes:
+    """A JPEG of ``frame`` with the roll's dice numbered, at most PICTURE_SIDE px across."""
+    import cv2  # only with a camera: without one the device never loads OpenCV
+
+    from companion.vision.watch import draw_roll
+
+    drawn = draw_roll(frame, boxes, values)
+    longer = max(drawn.shape[:2])
+    if longer > PICTURE_SIDE:
+        f = PICTURE_SIDE / longer
+        drawn = cv2.resize(drawn, None, fx=f, fy=f, interpolation=cv2.INTER_AREA)
+    _, jpeg = cv2.imencode(".jpg", drawn, [cv2.IMWRITE_JPEG_QUALITY, 80])
+    return jpeg.tobytes()
+
+
 class Device:
     def __init__(self, hub: Hub, watcher=None, problem: str = ""):
         """``problem``: why there is no ``watcher`` although a camera was asked for."""
@@ -43,6 +62,10 @@ class Device:
             self.state = "no camera" if watcher is None else "waiting for a roll"
             self.message = "" if watcher is not None else "enter rolls by hand"
         self.pending: dict | None = None
+        # the camera's picture of the pending roll (JPEG), each die numbered as in the list
+        # a person confirms, so that "die 3" can be found on the table
+        self.picture: bytes | None = None
+        self._pictures = 0  # pictures drawn: a pending roll names its own, for the pages' caches
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.listeners: list[Callable[[Device], None]] = []  # called on every change
@@ -57,6 +80,8 @@ class Device:
     def _set(self, state: str, message: str = "", pending: Any = ...) -> None:
         if pending is not ...:
             self.pending = pending
+            if pending is None:
+                self.picture = None
         if (state, message) == (self.state, self.message) and pending is ...:
             return
         self.state, self.message = state, message
@@ -126,14 +151,14 @@ class Device:
                     "storage problem",
                     f"the camera read {list(values)} but could not save it ({exc.message}). "
                     "Free some space, then confirm the roll.",
-                    pending={"game_id": game_id, "values": list(values)},
+                    pending=self._pending(game_id, values, event),
                 )
                 return
             except CompanionError as exc:
                 self._set(
                     "needs confirmation",
                     f"the camera read {list(values)}: {exc.message}",
-                    pending={"game_id": game_id, "values": list(values)},
+                    pending=self._pending(game_id, values, event),
                 )
                 return
             read = " ".join(map(str, values))
@@ -147,8 +172,20 @@ class Device:
         self._set(
             "needs confirmation",
             event.message,
-            pending={"game_id": game_id, "values": list(values)},
+            pending=self._pending(game_id, values, event),
         )
+
+    def _pending(self, game_id: str, values: tuple, event: Settled) -> dict:
+        """The roll left for a person, with the camera's picture of it when there is one."""
+        pending = {"game_id": game_id, "values": list(values)}
+        frame = getattr(self.watcher, "frame", None)
+        if frame is not None and len(event.boxes) == len(event.values):
+            self.picture = roll_picture(frame, event.boxes, event.values)
+            self._pictures += 1
+            pending["picture"] = self._pictures
+        else:
+            self.picture = None
+        return pending
 
     # -- the button --------------------------------------------------------------------
     def press(self) -> None:

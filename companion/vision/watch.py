@@ -42,31 +42,10 @@ def changed(a: np.ndarray, b: np.ndarray) -> float:
 def draw(img: np.ndarray, dice, title: str = "") -> np.ndarray:
     """``img`` with each die's box and value drawn, sized for the picture."""
     out = img.copy()
-    scale = max(img.shape[:2]) / 640
-    thick = max(1, round(2 * scale))
-    h, w = img.shape[:2]
+    scale, thick = _pen(img)
     for d in dice:
-        colour = (40, 200, 40) if d.value is not None else (0, 140, 255)
-        x0, y0, x1, y1 = d.box
-        cv2.rectangle(out, (x0, y0), (x1, y1), colour, thick)
         text = f"{d.value if d.value is not None else '?'} {d.confidence:.2f}"
-        (tw, th), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, 0.6 * scale, thick)
-        # The tag sits on the box's top edge; for a die at the picture's top edge, under its
-        # box instead (inside it if that is the bottom edge too), and never off the side.
-        tag = th + 6
-        top = y0 - tag if y0 >= tag else (y1 if y1 + tag <= h else y0)
-        left = max(0, min(x0, w - tw - 4))
-        cv2.rectangle(out, (left, top), (left + tw + 4, top + tag), colour, -1)
-        cv2.putText(
-            out,
-            text,
-            (left + 2, top + tag - 4),
-            cv2.FONT_HERSHEY_SIMPLEX,
-            0.6 * scale,
-            (0, 0, 0),
-            thick,
-            cv2.LINE_AA,
-        )
+        _tag(out, d.box, text, d.value is not None, scale, thick)
     if title:
         cv2.putText(
             out,
@@ -79,6 +58,49 @@ def draw(img: np.ndarray, dice, title: str = "") -> np.ndarray:
             cv2.LINE_AA,
         )
     return out
+
+
+def draw_roll(img: np.ndarray, boxes, values) -> np.ndarray:
+    """A roll as the pages show it to a person who confirms it: each die boxed with its
+    number in reading order, the order of the dice in the confirm list, and what the camera
+    read (? where it was unsure)."""
+    out = img.copy()
+    scale, thick = _pen(img)
+    scale, thick = 1.6 * scale, thick + 1  # read on a phone, at about half its size
+    for n, (box, value) in enumerate(zip(boxes, values, strict=True), 1):
+        _tag(out, box, f"{n}: {'?' if value is None else value}", value is not None, scale, thick)
+    return out
+
+
+def _pen(img: np.ndarray) -> tuple[float, int]:
+    """Text scale and line width for a picture of this size."""
+    scale = max(img.shape[:2]) / 640
+    return scale, max(1, round(2 * scale))
+
+
+def _tag(out: np.ndarray, box, text: str, sure: bool, scale: float, thick: int) -> None:
+    """Draw ``box`` and ``text`` on a tag at its edge: green for a die read, orange if not."""
+    colour = (40, 200, 40) if sure else (0, 140, 255)
+    h, w = out.shape[:2]
+    x0, y0, x1, y1 = map(int, box)
+    cv2.rectangle(out, (x0, y0), (x1, y1), colour, thick)
+    (tw, th), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, 0.6 * scale, thick)
+    # The tag sits on the box's top edge; for a die at the picture's top edge, under its
+    # box instead (inside it if that is the bottom edge too), and never off the side.
+    tag = th + 6
+    top = y0 - tag if y0 >= tag else (y1 if y1 + tag <= h else y0)
+    left = max(0, min(x0, w - tw - 4))
+    cv2.rectangle(out, (left, top), (left + tw + 4, top + tag), colour, -1)
+    cv2.putText(
+        out,
+        text,
+        (left + 2, top + tag - 4),
+        cv2.FONT_HERSHEY_SIMPLEX,
+        0.6 * scale,
+        (0, 0, 0),
+        thick,
+        cv2.LINE_AA,
+    )
 
 
 class RollWatcher:
@@ -98,9 +120,10 @@ class RollWatcher:
         self.table = EmptyTable()  # learned when the camera sees the table empty
         self._prev: np.ndarray | None = None
         self._last: tuple[np.ndarray, list] | None = None  # the last frame read, and its dice
+        self.frame: np.ndarray | None = None  # the camera's latest frame (None while lost)
 
     def step(self) -> Settled | None:
-        frame = self.camera.read()
+        frame = self.frame = self.camera.read()
         if frame is None:
             self.status = "camera lost"
             self._prev = self._last = None

@@ -286,6 +286,18 @@ def events(game_id: str):
     )
 
 
+@bp.get("/device/roll.jpg")
+def roll_picture():
+    """The camera's picture of the roll waiting for a person, each die numbered as in the
+    list the pages ask them to confirm."""
+    device = hub().device
+    picture = device.picture if device is not None else None
+    if picture is None:
+        message = "no roll from the camera is waiting for a person to confirm it"
+        return jsonify({"error": "device/no_picture", "message": message}), 404
+    return Response(picture, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
+
+
 @bp.get("/games/<game_id>/export.json")
 def export_json(game_id: str):
     s = hub().session(game_id)

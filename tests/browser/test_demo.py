@@ -61,7 +61,16 @@ def test_a_phone_confirms_a_roll_the_camera_was_unsure_of(unsure_server, browser
     assert table.locator("#device").inner_text().startswith("Camera: please confirm the roll. Die")
     game = json.loads(urllib.request.urlopen(f"{srv.url}/api/games/{srv.game_id}").read())
     assert game["view"]["roll"] is None  # nothing entered the game yet
+    # the camera's picture of the roll, each die numbered as in the list to confirm
+    phone.wait_for_function(
+        "document.getElementById('confirm-picture').complete"
+        " && document.getElementById('confirm-picture').naturalWidth > 0"
+    )
+    assert phone.locator("#confirm-picture").is_visible()
+    assert phone.locator("#confirm-dice .die-pick .n").all_inner_texts() == list("12345")
+    table.wait_for_function("document.getElementById('entry-picture').naturalWidth > 0")
     shot(phone, "phone-confirm-unsure-roll")
+    shot(table, "table-confirm-unsure-roll")
     # an incomplete answer is refused, naming the die, and changes nothing
     phone.click("#confirm-roll")
     phone.wait_for_selector("#error:has-text('Choose what die')")
@@ -70,6 +79,7 @@ def test_a_phone_confirms_a_roll_the_camera_was_unsure_of(unsure_server, browser
         phone.get_by_label(f"die {i + 1}", exact=True).select_option(str(v))
     phone.click("#confirm-roll")
     phone.wait_for_selector("#confirm", state="hidden")
+    table.wait_for_selector("#entry-picture", state="hidden")  # it went with the roll
     phone.wait_for_selector("#dice .die >> nth=4")
     game = json.loads(urllib.request.urlopen(f"{srv.url}/api/games/{srv.game_id}").read())
     assert game["view"]["roll"] == values

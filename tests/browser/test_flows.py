@@ -37,6 +37,8 @@ def test_two_phones_and_the_table_play_a_game(server, browser, shot):
     table = browser.new_page(viewport={"width": 1024, "height": 768})
     table.goto(f"{server.url}/table/{server.game_id}")
     table.wait_for_selector("#status:has-text('Waiting for the roll')")
+    # rolls are entered by hand here: no camera picture, not even an empty frame for one
+    assert not table.locator("#entry-picture").is_visible()
     ann_ctx, bob_ctx = browser.new_context(**PHONE), browser.new_context(**PHONE)
     ann, bob = ann_ctx.new_page(), bob_ctx.new_page()
     ann.goto(server.url + "/")

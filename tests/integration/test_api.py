@@ -4,6 +4,8 @@ import csv
 import io
 import json
 
+import cv2
+import numpy as np
 import pytest
 
 from companion.engine.store import EventStore
@@ -345,3 +347,28 @@ def test_the_view_tells_the_pages_what_the_rules_allow(client):
     assert client.get(f"/api/games/{game}").get_json()["view"]["reroll_allowed"] is True
     act(client, game, {"type": "reroll", "values": [4, 1, 2, 3, 5]})
     assert client.get(f"/api/games/{game}").get_json()["view"]["reroll_allowed"] is False
+
+
+def test_the_cameras_picture_of_a_roll_to_confirm_is_served_while_it_waits(app, client, game):
+    from companion.device import Device
+    from companion.vision.settle import Settled
+
+    hub = app.extensions["companion.hub"]
+
+    class Watcher:
+        status, frame = "waiting for a roll", np.full((480, 640, 3), 120, np.uint8)
+
+    r = client.get("/api/device/roll.jpg")  # no device: the pages never ask, but it is named
+    assert (r.status_code, r.get_json()["error"]) == (404, "device/no_picture")
+    device = Device(hub, Watcher())
+    boxes = tuple((50 + 100 * i, 50, 100 + 100 * i, 100) for i in range(4))
+    device.on_settled(Settled("wrong_count", (1, 2, 3, 4), 0.9, boxes, "4 of 5 dice seen"))
+    r = client.get(f"/api/device/roll.jpg?n={device.pending['picture']}")
+    assert (r.status_code, r.mimetype) == (200, "image/jpeg")
+    assert r.headers["Cache-Control"] == "no-store"
+    picture = cv2.imdecode(np.frombuffer(r.data, np.uint8), cv2.IMREAD_COLOR)
+    assert picture.shape == (480, 640, 3)
+    assert client.get(f"/api/games/{game}").get_json()["device"]["pending"]["picture"] == 1
+    act(client, game, ROLL)  # a person enters the roll: the picture goes with it
+    r = client.get("/api/device/roll.jpg")
+    assert (r.status_code, r.get_json()["error"]) == (404, "device/no_picture")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import cv2
+import numpy as np
 import pytest
 
 from companion.device import Device
@@ -83,6 +85,30 @@ def test_a_second_look_at_a_roll_that_never_waited_is_not_entered(rig):
     device, session, _ = rig  # the game waits for a roll, but none waits for a person
     device.on_settled(Settled("roll", (6, 6, 6, 6, 6), 0.9, revises=True))
     assert rolls(session) == [] and device.state == "waiting for a roll"
+
+
+def test_a_roll_left_to_confirm_comes_with_the_cameras_picture_of_it(rig):
+    # "die 3 could not be read": a person at the table could not tell which die was die 3
+    device, session, _ = rig
+    device.watcher.frame = np.full((960, 1280, 3), 90, np.uint8)  # bigger than pages need
+    boxes = tuple((100 + 200 * i, 400, 180 + 200 * i, 480) for i in range(5))
+    device.on_settled(Settled("unsure", (1, 2, None, 4, 5), 0.5, boxes, "die 3 could not..."))
+    assert device.pending == {
+        "game_id": session.game_id,
+        "values": [1, 2, None, 4, 5],
+        "picture": 1,
+    }
+    picture = cv2.imdecode(np.frombuffer(device.picture, np.uint8), cv2.IMREAD_COLOR)
+    assert picture.shape == (480, 640, 3)  # at most 640 px across: the boxes at half scale
+    # each die boxed where it lies: die 1 in green (read), die 3 in orange (unsure)
+    b, g, r = (int(c) for c in picture[220, 51])
+    assert g > 150 and r < 100 and b < 100, (b, g, r)
+    b, g, r = (int(c) for c in picture[220, 251])
+    assert r > 200 and 90 < g < 190 and b < 80, (b, g, r)
+    device.on_settled(Settled("wrong_count", (1, 2, 3, 4), 0.9, boxes[:4], "4 of 5 dice seen"))
+    assert device.pending["picture"] == 2  # a roll of its own: the pages load it again
+    session.act({"type": "dice_rolled", "values": [1, 2, 3, 4, 6], "source": "confirmed"})
+    assert device.pending is None and device.picture is None
 
 
 def test_a_roll_the_game_refuses_is_kept_for_confirmation(rig):

@@ -165,6 +165,8 @@ const TC = (() => {
       TRIBES.map((t, v) => el("option", { value: v + 1 }, `${v + 1} ${TRIBE[t].name}`))));
     return {
       selects,
+      // each die's list with its number, as the camera's picture of a roll numbers the dice
+      fields: selects.map((s, i) => el("label", { class: "die-pick" }, el("span", { class: "n" }, String(i + 1)), s)),
       set(values) { selects.forEach((s, i) => { const x = values[i]; s.value = Number.isInteger(x) ? String(x) : ""; }); },
       // the values, or throws naming the first die not chosen
       get() {
@@ -180,6 +182,13 @@ const TC = (() => {
     };
   }
 
+  // The camera's picture of a roll left to confirm, if it has one: loaded once per roll.
+  function showPicture(img, pending) {
+    const src = pending && pending.picture ? `/api/device/roll.jpg?n=${pending.picture}` : "";
+    img.hidden = !src;
+    if (src && img.getAttribute("src") !== src) img.setAttribute("src", src);
+  }
+
   // The device's messages are phrases ("4 of 5 dice seen"); shown on their own, or after a
   // sentence, each is written as a sentence: a capital first and a stop at the end.
   function sentence(text) {
@@ -188,5 +197,5 @@ const TC = (() => {
     return /[.!?)]$/.test(s) ? s : `${s}.`;
   }
 
-  return { sentence, rollPicker, TRIBES, TRIBE, api, single, live, el, svg, die, drawIsland, hexShapes, center, corner, pts, seatName };
+  return { sentence, rollPicker, showPicture, TRIBES, TRIBE, api, single, live, el, svg, die, drawIsland, hexShapes, center, corner, pts, seatName };
 })();

@@ -88,7 +88,7 @@
 
   // Confirm or correct a roll the camera was unsure of (any seated phone may).
   const confirmPicker = TC.rollPicker();
-  $("confirm-dice").append(...confirmPicker.selects);
+  $("confirm-dice").append(...confirmPicker.fields);
   let confirmShown = null;
   $("confirm-roll").addEventListener("click", () => {
     let action;
@@ -98,6 +98,7 @@
   function showConfirm(g) {
     const p = g.device && g.device.pending && g.device.pending.game_id === gameId ? g.device.pending : null;
     $("confirm").hidden = !p;
+    TC.showPicture($("confirm-picture"), p);
     if (!p) { confirmShown = null; return; }
     $("confirm-why").textContent = TC.sentence(g.device.message);
     const key = JSON.stringify(p.values);

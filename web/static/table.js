@@ -20,7 +20,7 @@
   // Manual roll entry: one selector per die.
   // Manual roll entry, also used to confirm or correct a roll the camera was unsure of.
   const picker = TC.rollPicker();
-  $("entry-dice").append(...picker.selects);
+  $("entry-dice").append(...picker.fields);
   let shownPending = null;
   $("enter-roll").addEventListener("click", () => {
     const source = game && game.device.pending ? "confirmed" : "manual";
@@ -48,6 +48,7 @@
     $("device").className = `device${cls}`;
     const pending = d.pending && d.pending.game_id === gameId ? d.pending : null;
     $("entry-help").hidden = !pending;
+    TC.showPicture($("entry-picture"), pending);
     if (pending) {
       $("entry-title").textContent = "Confirm or correct the camera's roll";
       $("entry-help").textContent = "Check each die against the table, change any that is wrong or shown as ?, then confirm.";
