@@ -135,8 +135,17 @@ def game_json(game_id: str) -> dict:
             {"seat": i, "name": seats[i][0] if i in seats else None} for i in range(s.players)
         ],
         "view": s.game.player_view(s.state, None),
+        "last_action": _last_action(s),
         "history": score_history(s) if outcome is not None else None,
     }
+
+
+def _last_action(s) -> dict | None:
+    """The action an undo by the table would take back: its seat and payload."""
+    from companion.engine.session import effective_actions
+
+    actions = effective_actions(s.entries)
+    return {"seat": actions[-1].seat, "payload": actions[-1].payload} if actions else None
 
 
 def score_history(s) -> list[dict]:
@@ -255,7 +264,12 @@ def _undo_redo(game_id: str, which: str):
         _check_pin(data)
     else:
         _check_seat(game_id, seat)
-    getattr(hub().session(game_id), which)(seat=seat)
+    # the page's view of the game: an undo takes back what the person saw as the last action,
+    # never one that came in meanwhile (a 409 instead)
+    expected = data.get("expected_seq")
+    if not isinstance(expected, int) or isinstance(expected, bool):
+        expected = None
+    getattr(hub().session(game_id), which)(seat=seat, expected_seq=expected)
     return jsonify(game_json(game_id))
 
 

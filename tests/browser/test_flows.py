@@ -234,3 +234,35 @@ def test_a_tap_the_device_never_answers_is_let_go_after_10_s(server, page):
     undo(page)  # taps are taken again
     page.wait_for_selector("#error:has-text('nothing to undo')")
     assert len(held) == 1
+
+
+def test_the_table_undoes_a_wrong_roll_and_takes_the_right_one(server, browser):
+    # A roll the camera read wrong with confidence, or one entered wrong, could be taken
+    # back only by holding the device's button: a table without one had no way back.
+    table = browser.new_page(viewport={"width": 1024, "height": 768})
+    table.goto(f"{server.url}/table/{server.game_id}")
+    table.wait_for_selector("#status:has-text('Waiting for the roll')")
+    assert not table.locator("#undo").is_visible()  # nothing to undo yet
+    # said once ("No camera: enter each roll by hand. Enter rolls by hand." before)
+    assert table.locator("#device").inner_text() == "No camera: enter rolls by hand."
+    for i, v in enumerate([1, 2, 3, 3, 5]):
+        table.locator("#entry-dice select").nth(i).select_option(str(v))
+    table.click("#enter-roll")
+    table.wait_for_selector("#status:has-text('marking')")
+    asked = []
+    table.once("dialog", lambda d: (asked.append(d.message), d.accept()))
+    table.click("#undo")
+    table.wait_for_selector("#status:has-text('Waiting for the roll')")
+    assert asked == ["Undo the roll 1 2 3 3 5?"]
+    for i, v in enumerate([1, 2, 3, 4, 5]):
+        table.locator("#entry-dice select").nth(i).select_option(str(v))
+    table.click("#enter-roll")
+    table.wait_for_selector("#status:has-text('marking')")
+    with urllib.request.urlopen(f"{server.url}/api/games/{server.game_id}") as r:
+        assert json.load(r)["view"]["roll"] == [1, 2, 3, 4, 5]
+    table.once("dialog", lambda d: d.dismiss())  # "Cancel": nothing is undone
+    table.click("#undo")
+    table.wait_for_timeout(500)
+    with urllib.request.urlopen(f"{server.url}/api/games/{server.game_id}") as r:
+        assert json.load(r)["view"]["roll"] == [1, 2, 3, 4, 5]
+    table.close()

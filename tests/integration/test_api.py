@@ -174,6 +174,29 @@ def test_a_stale_action_is_409(client, game):
     assert (r.status_code, r.get_json()["error"]) == (409, "action/stale")
 
 
+def test_the_table_undoes_the_last_action_as_its_page_showed_it(client, game):
+    # The table page's Undo (the button held): a misread roll is taken back, but never an
+    # action that came in after the page last drew the game.
+    assert client.get(f"/api/games/{game}").get_json()["last_action"] is None
+    act(client, game, {**ROLL, "source": "camera", "confidence": 0.9})
+    shown = client.get(f"/api/games/{game}").get_json()
+    assert shown["last_action"] == {
+        "seat": None,
+        "payload": {**ROLL, "source": "camera", "confidence": 0.9, "seat": None},
+    }
+    token = seat(client, game, 0)
+    act(client, game, MARK, token)  # a player marks while the table decides
+    r = client.post(f"/api/games/{game}/undo", json={"pin": PIN, "expected_seq": shown["seq"]})
+    assert (r.status_code, r.get_json()["error"]) == (409, "action/stale")
+    now = client.get(f"/api/games/{game}").get_json()
+    assert now["seq"] == 2 and now["last_action"]["payload"]["type"] == "mark"  # unchanged
+    r = client.post(f"/api/games/{game}/undo", json={"pin": PIN, "expected_seq": now["seq"]})
+    assert r.status_code == 200 and r.get_json()["last_action"]["payload"]["type"] == "dice_rolled"
+    r = client.post(f"/api/games/{game}/undo", json={"pin": PIN, "expected_seq": True})
+    assert r.status_code == 200  # not a number: as without one (the roll is taken back)
+    assert r.get_json()["last_action"] is None and r.get_json()["view"]["roll"] is None
+
+
 def test_a_seat_name_is_one_line_of_text(client, game):
     names = {0: "  Ann\n\tLee\x07 ", 1: "\n \u200b"}
     for n, name in names.items():

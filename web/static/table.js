@@ -13,6 +13,14 @@
   $("export-json").href = `/api/games/${gameId}/export.json`;
   $("export-csv").href = `/api/games/${gameId}/export.csv`;
   $("advance").addEventListener("click", () => act({ type: "advance" }));
+  // Undo, as the button held: the last action in force, as this page shows it (a misread
+  // roll, a mark made by mistake); if the game moved on meanwhile, nothing is undone.
+  const undo = single(() => api(`/api/games/${gameId}/undo`, { method: "POST", body: { pin, expected_seq: game.seq } })
+    .then((g) => { showError(null); render(g); })
+    .catch((e) => showError(e.code === "action/stale" ? new Error("The game changed just now: look again, then undo if you still want to.") : e)));
+  $("undo").addEventListener("click", () => {
+    if (game && game.last_action && confirm(`Undo ${undoing(game)}?`)) undo();
+  });
   $("finish").addEventListener("click", () => {
     if (confirm("End the game now and score it as it stands?")) act({ type: "finish" }, { pin });
   });
@@ -30,7 +38,7 @@
   });
 
   const DEVICE = {
-    "no camera": ["No camera: enter each roll by hand.", ""],
+    "no camera": ["No camera: enter rolls by hand.", ""],
     "waiting for a roll": ["Camera: waiting for a roll.", ""],
     reading: ["Camera: reading the dice…", ""],
     "needs confirmation": ["Camera: please confirm the roll.", " attention"],
@@ -43,7 +51,8 @@
     const d = g.device;
     const [text, cls] = DEVICE[d.state] || [d.state, ""];
     // After a whole sentence the message is one of its own; after a colon it goes on.
-    const message = text.endsWith(".") ? TC.sentence(d.message) : d.message || "";
+    let message = text.endsWith(".") ? TC.sentence(d.message) : d.message || "";
+    if (message && text.toLowerCase().includes(message.toLowerCase())) message = ""; // said already
     $("device").textContent = text + (message ? ` ${message}` : "");
     $("device").className = `device${cls}`;
     const pending = d.pending && d.pending.game_id === gameId ? d.pending : null;
@@ -65,6 +74,18 @@
     return pending;
   }
 
+  // What the table's undo takes back, in words: "the roll 1 2 3 4 5", "Ann's mark".
+  function undoing(g) {
+    const { seat, payload: p } = g.last_action;
+    const who = seat === null || seat === undefined ? "" : `${seatName(g, seat)}'s `;
+    const what = {
+      dice_rolled: () => `the roll ${p.values.join(" ")}`, reroll: () => `the reroll ${p.values.join(" ")}`,
+      mark: () => "mark", advance: () => "the move to the next round", deal_table_card: () => `the S card (${p.points} points)`,
+      score_camp_card: () => "camp card", skip_camp_card: () => "skipped camp card", finish: () => "the end of the game",
+    }[p.type];
+    return what ? (who && !what().startsWith("the ") ? who + what() : what()) : `the last action (${p.type.replaceAll("_", " ")})`;
+  }
+
   const PHASE = {
     roll: "Waiting for the roll", mark: "Players are marking their islands",
     done: "Everyone has marked: press the button or roll for the next round", ended: "Game over",
@@ -84,6 +105,8 @@
     $("waiting").textContent = waiting.length ? `Waiting for: ${waiting.join(", ")}` : "";
     $("advance").disabled = v.phase !== "done";
     $("advance").hidden = Boolean(v.ended);
+    $("undo").hidden = !g.last_action;
+    if (g.last_action) $("undo").title = `Undo ${undoing(g)}`;
     $("entry").hidden = v.phase === "ended" || (v.phase === "mark" && !v.reroll_allowed);
     $("entry-title").textContent = v.phase === "mark" ? "Reroll: enter all 5 dice after the reroll" : "Enter the roll by hand";
     if (showDevice(g)) $("entry").hidden = false;
