@@ -35,11 +35,32 @@ PICTURE_SIDE = 640  # the longer side of a pending roll's picture, in pixels
 
 def roll_picture(frame, boxes, values) -> bytes:
     """A JPEG of ``frame`` with the roll's dice numbered, at most PICTURE_SIDE px across."""
-    import cv2  # only with a camera: without one the device never loads OpenCV
-
     from companion.vision.watch import draw_roll
 
-    drawn = draw_roll(frame, boxes, values)
+    return _jpeg(draw_roll(frame, boxes, values))
+
+
+def camera_view(frame, dice) -> tuple[bytes, dict]:
+    """What the camera sees, with the dice the reader found in it drawn (value and
+    confidence), for aiming the camera: a JPEG, and the frame's size, the dice found and
+    their median width in the frame's pixels."""
+    from companion.vision.watch import draw
+
+    sides = sorted(max(d.box[2] - d.box[0], d.box[3] - d.box[1]) for d in dice)
+    h, w = frame.shape[:2]
+    figures = {
+        "width": w,
+        "height": h,
+        "dice": len(dice),
+        "die_px": int(sides[len(sides) // 2]) if sides else None,
+    }
+    return _jpeg(draw(frame, dice)), figures
+
+
+def _jpeg(drawn) -> bytes:
+    """``drawn`` as a JPEG at most PICTURE_SIDE px across."""
+    import cv2  # only with a camera: without one the device never loads OpenCV
+
     longer = max(drawn.shape[:2])
     if longer > PICTURE_SIDE:
         f = PICTURE_SIDE / longer
@@ -174,6 +195,14 @@ class Device:
             event.message,
             pending=self._pending(game_id, values, event),
         )
+
+    def view(self) -> tuple[bytes, dict] | None:
+        """The camera's latest frame with what the reader found in it (``camera_view``), or
+        None when there is no frame (no camera, or the camera lost)."""
+        frame = getattr(self.watcher, "frame", None)
+        if frame is None:
+            return None
+        return camera_view(frame, list(getattr(self.watcher, "dice", [])))
 
     def _pending(self, game_id: str, values: tuple, event: Settled) -> dict:
         """The roll left for a person, with the camera's picture of it when there is one."""

@@ -121,11 +121,13 @@ class RollWatcher:
         self._prev: np.ndarray | None = None
         self._last: tuple[np.ndarray, list] | None = None  # the last frame read, and its dice
         self.frame: np.ndarray | None = None  # the camera's latest frame (None while lost)
+        self.dice: list = []  # the dice read in it (none while the picture moves)
 
     def step(self) -> Settled | None:
         frame = self.frame = self.camera.read()
         if frame is None:
             self.status = "camera lost"
+            self.dice = []
             self._prev = self._last = None
             self.table.forget()  # it may come back looking somewhere else
             return None
@@ -135,6 +137,7 @@ class RollWatcher:
         dice = []
         if moved <= self.settler.motion_limit:  # no need to read a moving picture
             dice = self._read(frame, self._prev)
+        self.dice = dice
         event = self.settler.feed(
             Frame(tuple(Reading(d.box, d.value, d.confidence) for d in dice), moved)
         )

@@ -312,6 +312,29 @@ def roll_picture():
     return Response(picture, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
 
 
+@bp.get("/device/view.jpg")
+def camera_view():
+    """What the camera sees now, with the dice the reader found drawn on it, for aiming the
+    camera; its figures in headers. The host's: it needs the PIN (X-Host-Pin)."""
+    _check_pin({})
+    device = hub().device
+    view = device.view() if device is not None else None
+    if view is None:
+        state = hub().device_json()
+        if state["state"] in ("no camera", "camera lost", "dice not read"):
+            message = f"the camera gives no picture: {state['state']}, {state['message']}"
+        else:  # starting: its first frame is still to come
+            message = "the camera has given no picture yet; it is tried again every second"
+        return jsonify({"error": "device/no_frame", "message": message}), 404
+    jpeg, figures = view
+    headers = {
+        f"X-{key.replace('_', '-').title()}": str(value)
+        for key, value in figures.items()
+        if value is not None
+    }
+    return Response(jpeg, mimetype="image/jpeg", headers={"Cache-Control": "no-store", **headers})
+
+
 @bp.get("/games/<game_id>/export.json")
 def export_json(game_id: str):
     s = hub().session(game_id)

@@ -46,6 +46,13 @@ def table(game_id: str):
     )
 
 
+@bp.get("/camera")
+def camera():
+    """What the camera sees, live, with the dice the reader finds: for aiming the camera.
+    Opened from the table page, whose link carries the host PIN."""
+    return render_template("camera.html")
+
+
 @bp.get("/play/<game_id>")
 def play(game_id: str):
     hub().session(game_id)

@@ -43,6 +43,13 @@ def test_the_demo_camera_reads_the_roll_onto_the_table_and_the_phones(demo_serve
     )
     rolls = [e for e in log["log"] if e["payload"].get("type") == "dice_rolled"]
     assert rolls[0]["payload"]["source"] == "camera"
+    # the table's camera view: what the camera sees, the dice read in it, for aiming it
+    table.click("text=Camera view")
+    table.wait_for_selector("#figures:has-text('dice found')")
+    said = table.locator("#figures").inner_text()
+    assert said.startswith("640×480 picture, 5 dice found, about ") and "(at least 25" in said
+    assert table.evaluate("document.getElementById('view').naturalWidth") == 640
+    shot(table, "table-camera-view")
 
 
 def test_a_phone_confirms_a_roll_the_camera_was_unsure_of(unsure_server, browser, shot):

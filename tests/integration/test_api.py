@@ -395,3 +395,32 @@ def test_the_cameras_picture_of_a_roll_to_confirm_is_served_while_it_waits(app, 
     act(client, game, ROLL)  # a person enters the roll: the picture goes with it
     r = client.get("/api/device/roll.jpg")
     assert (r.status_code, r.get_json()["error"]) == (404, "device/no_picture")
+
+
+def test_the_camera_view_is_the_hosts_and_says_why_there_is_no_picture(app, client):
+    from companion.device import Device
+
+    r = client.get("/api/device/view.jpg")
+    assert (r.status_code, r.get_json()["error"]) == (403, "auth/pin")
+    r = client.get("/api/device/view.jpg", headers={"X-Host-Pin": PIN})
+    assert (r.status_code, r.get_json()["error"]) == (404, "device/no_frame")
+    assert r.get_json()["message"] == (
+        "the camera gives no picture: no camera, enter rolls by hand"
+    )
+
+    class Watcher:
+        status, frame, dice = "waiting for a roll", None, []
+
+    Device(app.extensions["companion.hub"], Watcher())
+    r = client.get("/api/device/view.jpg", headers={"X-Host-Pin": PIN})
+    assert r.get_json()["message"].startswith("the camera has given no picture yet")
+    Watcher.frame = np.full((480, 640, 3), 120, np.uint8)
+    r = client.get("/api/device/view.jpg", headers={"X-Host-Pin": PIN})
+    assert (r.status_code, r.mimetype, r.headers["Cache-Control"]) == (
+        200,
+        "image/jpeg",
+        "no-store",
+    )
+    assert (r.headers["X-Width"], r.headers["X-Height"], r.headers["X-Dice"]) == ("640", "480", "0")
+    assert "X-Die-Px" not in r.headers  # no die to measure
+    assert cv2.imdecode(np.frombuffer(r.data, np.uint8), cv2.IMREAD_COLOR).shape == (480, 640, 3)

@@ -111,6 +111,28 @@ def test_a_roll_left_to_confirm_comes_with_the_cameras_picture_of_it(rig):
     assert device.pending is None and device.picture is None
 
 
+def test_the_camera_view_shows_the_latest_frame_with_the_dice_read_in_it(rig):
+    # Aiming the camera meant stopping the service to take a still with rpicam-still.
+    from companion.vision.reader import DieReading
+
+    device, _, _ = rig
+    assert device.view() is None  # no frame yet
+    device.watcher.frame = np.full((480, 640, 3), 90, np.uint8)
+    device.watcher.dice = [
+        DieReading((100, 100, 130, 128), 4, 0.93, "4"),
+        DieReading((300, 200, 340, 240), None, 0.41, "unsure"),
+        DieReading((500, 300, 550, 345), 2, 0.97, "2"),
+    ]
+    jpeg, figures = device.view()
+    assert figures == {"width": 640, "height": 480, "dice": 3, "die_px": 40}  # the median
+    picture = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
+    assert picture.shape == (480, 640, 3)
+    b, g, r = (int(c) for c in picture[115, 100])  # the first die's box, green: read
+    assert g > 150 and r < 100 and b < 100, (b, g, r)
+    device.watcher.dice = []  # the dice moving: the picture alone
+    assert device.view()[1] == {"width": 640, "height": 480, "dice": 0, "die_px": None}
+
+
 def test_a_roll_the_game_refuses_is_kept_for_confirmation(rig):
     device, session, _ = rig
     device.on_settled(Settled("roll", (1, 2, 3, 4, 7), 0.99))  # 7 is no face of these dice

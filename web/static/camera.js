@@ -1,0 +1,50 @@
+"use strict";
+// The camera view: the device's latest frame with the reader's dice, about once a second.
+(() => {
+  const $ = (id) => document.getElementById(id);
+  const WANTED_PX = 25; // the smallest die width the reader finds reliably (hardware/README.md)
+  let pin = new URLSearchParams(location.search).get("pin") || "";
+  let shown = null; // the object URL on screen
+
+  function figures(res) {
+    const w = res.headers.get("X-Width"), h = res.headers.get("X-Height");
+    const n = Number(res.headers.get("X-Dice")), px = res.headers.get("X-Die-Px");
+    const found = n === 1 ? "1 die found" : `${n} dice found`;
+    if (!px) return `${w}×${h} picture, ${found}.`;
+    const size = Number(px) < WANTED_PX ? `too small: bring the camera closer or zoom so they are at least ${WANTED_PX}` : `at least ${WANTED_PX} wanted`;
+    return `${w}×${h} picture, ${found}, about ${px} pixels wide (${size}).`;
+  }
+
+  async function refresh() {
+    if (document.hidden || !pin) return;
+    let res;
+    try {
+      const signal = AbortSignal.timeout ? AbortSignal.timeout(5000) : undefined;
+      res = await fetch("/api/device/view.jpg", { headers: { "X-Host-Pin": pin }, cache: "no-store", signal });
+    } catch (e) { $("error").textContent = "Cannot reach the device: check this phone's Wi-Fi."; return; }
+    if (!res.ok) {
+      const data = await res.json().catch(() => ({ message: res.statusText }));
+      if (data.error === "auth/pin") { pin = ""; $("ask-pin").hidden = false; }
+      $("error").textContent = TC.sentence(data.message);
+      $("view").hidden = true; $("figures").textContent = "";
+      return;
+    }
+    const url = URL.createObjectURL(await res.blob());
+    $("view").src = url;
+    if (shown) URL.revokeObjectURL(shown);
+    shown = url;
+    $("view").hidden = false; $("error").textContent = "";
+    $("figures").textContent = figures(res);
+  }
+
+  $("ask-pin").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    pin = $("pin").value.trim();
+    $("ask-pin").hidden = Boolean(pin);
+    refresh();
+  });
+  $("ask-pin").hidden = Boolean(pin);
+  // one picture at a time: the next is asked for a second after the last one came
+  const loop = () => refresh().finally(() => setTimeout(loop, 1000));
+  loop();
+})();
