@@ -266,3 +266,27 @@ def test_the_table_undoes_a_wrong_roll_and_takes_the_right_one(server, browser):
     with urllib.request.urlopen(f"{server.url}/api/games/{server.game_id}") as r:
         assert json.load(r)["view"]["roll"] == [1, 2, 3, 4, 5]
     table.close()
+
+
+def test_the_lobby_lists_games_in_play_and_folds_away_the_finished(server, page):
+    # A device left plugged in lists every game it ever kept; the ones in play came below
+    # the finished ones made after them.
+    def post(path, body):
+        ask = urllib.request.Request(
+            f"{server.url}{path}",
+            data=json.dumps(body).encode(),
+            headers={"Content-Type": "application/json"},
+        )
+        with urllib.request.urlopen(ask) as r:
+            return json.load(r)
+
+    done = post("/api/games", {"players": 2})["game_id"]
+    post(f"/api/games/{done}/actions", {"action": {"type": "finish"}, "pin": server.pin})
+    page.goto(server.url + "/")
+    page.wait_for_selector("#finished:not([hidden])")
+    assert page.locator("#games li .code").all_inner_texts() == [server.game_id]
+    assert page.locator("#finished summary").inner_text() == "Finished games (1)"
+    assert not page.locator("#finished-games").is_visible()  # folded until asked for
+    page.click("#finished summary")
+    assert page.locator("#finished-games li .code").all_inner_texts() == [done]
+    assert "results" in page.locator("#finished-games li").inner_text()

@@ -8,16 +8,23 @@
     $("difficulty-box").hidden = !solo;
   });
 
+  const row = (g) => el("li", {},
+    el("span", {}, el("b", { class: "code" }, g.game_id), ` ${g.players} player${g.players > 1 ? "s" : ""}`,
+      g.finished ? " — finished" : " — in play"),
+    el("span", { class: "row" },
+      el("a", { href: `/play/${g.game_id}` }, "phone"), " ",
+      el("a", { href: `/table/${g.game_id}` }, g.finished ? "results" : "resume")));
+
+  // Games in play first; the finished ones (months of them, on a device left plugged in)
+  // folded away under their count; each list the last made first.
   async function list() {
     const games = await api("/api/games");
-    $("games").replaceChildren(...(games.length ? games.map((g) =>
-      el("li", {},
-        el("span", {}, el("b", { class: "code" }, g.game_id), ` ${g.players} player${g.players > 1 ? "s" : ""}`,
-          g.finished ? " — finished" : " — in play"),
-        el("span", { class: "row" },
-          el("a", { href: `/play/${g.game_id}` }, "phone"), " ",
-          el("a", { href: `/table/${g.game_id}` }, g.finished ? "results" : "resume")))) :
-      [el("li", { class: "muted" }, "No games yet.")]));
+    const playing = games.filter((g) => !g.finished), finished = games.filter((g) => g.finished);
+    $("games").replaceChildren(...(playing.length ? playing.map(row) :
+      [el("li", { class: "muted" }, finished.length ? "No game in play." : "No games yet.")]));
+    $("finished").hidden = !finished.length;
+    $("finished-count").textContent = String(finished.length);
+    $("finished-games").replaceChildren(...finished.map(row));
   }
 
   $("join").addEventListener("submit", (e) => {
