@@ -3,7 +3,8 @@
 (() => {
   const $ = (id) => document.getElementById(id);
   const WANTED_PX = 25; // the smallest die width the reader finds reliably (hardware/README.md)
-  let pin = new URLSearchParams(location.search).get("pin") || "";
+  const digits = (text) => (text || "").replace(/\D/g, ""); // a PIN is 4 digits, nothing else
+  let pin = digits(new URLSearchParams(location.search).get("pin"));
   let shown = null; // the object URL on screen
 
   function figures(res) {
@@ -39,7 +40,7 @@
 
   $("ask-pin").addEventListener("submit", (ev) => {
     ev.preventDefault();
-    pin = $("pin").value.trim();
+    pin = digits($("pin").value);
     $("ask-pin").hidden = Boolean(pin);
     refresh();
   });
