@@ -290,3 +290,26 @@ def test_the_lobby_lists_games_in_play_and_folds_away_the_finished(server, page)
     page.click("#finished summary")
     assert page.locator("#finished-games li .code").all_inner_texts() == [done]
     assert "results" in page.locator("#finished-games li").inner_text()
+
+
+def test_a_roll_picture_is_let_go_once_no_roll_waits(server, page):
+    # After a restart the device numbers its pictures from 1 again: a page that kept the
+    # last src showed the picture of the roll before the restart.
+    page.goto(server.url + "/")
+    srcs = page.evaluate(
+        """() => {
+            const img = document.createElement("img"), seen = [];
+            for (const p of [{picture: 1}, null, {picture: 1}, {picture: 2}, {}]) {
+                TC.showPicture(img, p);
+                seen.push([img.getAttribute("src"), img.hidden]);
+            }
+            return seen;
+        }"""
+    )
+    assert srcs == [
+        ["/api/device/roll.jpg?n=1", False],
+        [None, True],
+        ["/api/device/roll.jpg?n=1", False],
+        ["/api/device/roll.jpg?n=2", False],
+        [None, True],  # a roll waiting without a picture (no camera frame): none shown
+    ]

@@ -186,7 +186,9 @@ const TC = (() => {
   function showPicture(img, pending) {
     const src = pending && pending.picture ? `/api/device/roll.jpg?n=${pending.picture}` : "";
     img.hidden = !src;
-    if (src && img.getAttribute("src") !== src) img.setAttribute("src", src);
+    // let go of the last one when none waits: after a restart the device counts from 1 again
+    if (!src) img.removeAttribute("src");
+    else if (img.getAttribute("src") !== src) img.setAttribute("src", src);
   }
 
   // The device's messages are phrases ("4 of 5 dice seen"); shown on their own, or after a
