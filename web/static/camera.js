@@ -20,13 +20,12 @@
     if (document.hidden || !pin) return;
     let res;
     try {
-      const signal = AbortSignal.timeout ? AbortSignal.timeout(5000) : undefined;
-      res = await fetch("/api/device/view.jpg", { headers: { "X-Host-Pin": pin }, cache: "no-store", signal });
-    } catch (e) { $("error").textContent = "Cannot reach the device: check this phone's Wi-Fi."; return; }
+      res = await TC.request("/api/device/view.jpg", { headers: { "X-Host-Pin": pin }, cache: "no-store" });
+    } catch (e) { $("error").textContent = e.message; return; }
     if (!res.ok) {
-      const data = await res.json().catch(() => ({ message: res.statusText }));
-      if (data.error === "auth/pin") { pin = ""; $("ask-pin").hidden = false; }
-      $("error").textContent = TC.sentence(data.message);
+      const e = await TC.refusal(res);
+      if (e.code === "auth/pin") { pin = ""; $("ask-pin").hidden = false; }
+      $("error").textContent = TC.sentence(e.message);
       $("view").hidden = true; $("figures").textContent = "";
       return;
     }

@@ -15,26 +15,44 @@ const TC = (() => {
 
   const API_TIMEOUT_MS = 10000;
 
+  // A request to the device: its Response, or an Error saying why none came ("network").
+  async function request(path, { method = "GET", headers = {}, body, cache } = {}) {
+    try {
+      // a request the device never answers (a Wi-Fi gone half-way) would hold the page's
+      // one request in flight (single, below) and every tap after it
+      const signal = AbortSignal.timeout ? AbortSignal.timeout(API_TIMEOUT_MS) : undefined;
+      return await fetch(path, { method, headers, body, cache, signal });
+    } catch (err) {
+      const e = new Error(err.name === "TimeoutError"
+        ? `The device did not answer in ${API_TIMEOUT_MS / 1000} s: check this phone's Wi-Fi.`
+        : "Cannot reach the device: check this phone's Wi-Fi and that the device is on, then try again.");
+      e.code = "network";
+      e.timeout = err.name === "TimeoutError";
+      throw e;
+    }
+  }
+
+  // The device's JSON answer to a request it refused, as an Error with its code.
+  async function refusal(res) {
+    const data = await res.json().catch(() => ({ error: "network", message: res.statusText }));
+    const e = new Error(data.message || res.statusText);
+    e.code = data.error;
+    return e;
+  }
+
   async function api(path, { method = "GET", body, token, pin } = {}) {
     const headers = { "Content-Type": "application/json" };
     if (token) headers["X-Seat-Token"] = token;
     if (pin) headers["X-Host-Pin"] = pin;
     let res;
     try {
-      // a request the device never answers (a Wi-Fi gone half-way) would hold the page's
-      // one request in flight (single, below) and every tap after it
-      const signal = AbortSignal.timeout ? AbortSignal.timeout(API_TIMEOUT_MS) : undefined;
-      res = await fetch(path, { method, headers, body: body ? JSON.stringify(body) : undefined, signal });
-    } catch (err) {
-      const e = new Error(err.name === "TimeoutError"
-        ? `The device did not answer in ${API_TIMEOUT_MS / 1000} s: check this phone's Wi-Fi. The page shows whether your tap arrived once the device answers again.`
-        : "Cannot reach the device: check this phone's Wi-Fi and that the device is on, then try again.");
-      e.code = "network";
+      res = await request(path, { method, headers, body: body ? JSON.stringify(body) : undefined });
+    } catch (e) {
+      if (e.timeout) e.message += " The page shows whether your tap arrived once the device answers again.";
       throw e;
     }
-    const data = await res.json().catch(() => ({ error: "network", message: res.statusText }));
-    if (!res.ok) { const e = new Error(data.message || res.statusText); e.code = data.error; throw e; }
-    return data;
+    if (!res.ok) throw await refusal(res);
+    return res.json().catch(() => ({ error: "network", message: res.statusText }));
   }
 
   // One request at a time from a page: a tap that lands twice (a double tap, a slow
@@ -199,5 +217,5 @@ const TC = (() => {
     return /[.!?)]$/.test(s) ? s : `${s}.`;
   }
 
-  return { sentence, rollPicker, showPicture, TRIBES, TRIBE, api, single, live, el, svg, die, drawIsland, hexShapes, center, corner, pts, seatName };
+  return { sentence, rollPicker, showPicture, TRIBES, TRIBE, api, request, refusal, single, live, el, svg, die, drawIsland, hexShapes, center, corner, pts, seatName };
 })();
