@@ -54,7 +54,7 @@ def camera_view(frame, dice) -> tuple[bytes, dict]:
         "dice": len(dice),
         "die_px": int(sides[len(sides) // 2]) if sides else None,
     }
-    return _jpeg(draw(frame, dice)), figures
+    return _jpeg(draw(frame, dice, phone=True)), figures
 
 
 def _jpeg(drawn) -> bytes:

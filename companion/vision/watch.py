@@ -39,10 +39,11 @@ def changed(a: np.ndarray, b: np.ndarray) -> float:
     return float((cv2.absdiff(a, b) > 18).mean())
 
 
-def draw(img: np.ndarray, dice, title: str = "") -> np.ndarray:
-    """``img`` with each die's box and value drawn, sized for the picture."""
+def draw(img: np.ndarray, dice, title: str = "", phone: bool = False) -> np.ndarray:
+    """``img`` with each die's box and value drawn, sized for the picture (``phone``: and
+    for reading it on a phone, at about half its size)."""
     out = img.copy()
-    scale, thick = _pen(img)
+    scale, thick = _pen(img, phone)
     for d in dice:
         text = f"{d.value if d.value is not None else '?'} {d.confidence:.2f}"
         _tag(out, d.box, text, d.value is not None, scale, thick)
@@ -65,17 +66,18 @@ def draw_roll(img: np.ndarray, boxes, values) -> np.ndarray:
     number in reading order, the order of the dice in the confirm list, and what the camera
     read (? where it was unsure)."""
     out = img.copy()
-    scale, thick = _pen(img)
-    scale, thick = 1.6 * scale, thick + 1  # read on a phone, at about half its size
+    scale, thick = _pen(img, phone=True)
     for n, (box, value) in enumerate(zip(boxes, values, strict=True), 1):
         _tag(out, box, f"{n}: {'?' if value is None else value}", value is not None, scale, thick)
     return out
 
 
-def _pen(img: np.ndarray) -> tuple[float, int]:
-    """Text scale and line width for a picture of this size."""
+def _pen(img: np.ndarray, phone: bool = False) -> tuple[float, int]:
+    """Text scale and line width for a picture of this size; bigger for a picture read on a
+    phone, at about half its size."""
     scale = max(img.shape[:2]) / 640
-    return scale, max(1, round(2 * scale))
+    thick = max(1, round(2 * scale))
+    return (1.6 * scale, thick + 1) if phone else (scale, thick)
 
 
 def _tag(out: np.ndarray, box, text: str, sure: bool, scale: float, thick: int) -> None:
