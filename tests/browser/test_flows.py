@@ -265,6 +265,16 @@ def test_the_table_undoes_a_wrong_roll_and_takes_the_right_one(server, browser):
     table.wait_for_timeout(500)
     with urllib.request.urlopen(f"{server.url}/api/games/{server.game_id}") as r:
         assert json.load(r)["view"]["roll"] == [1, 2, 3, 4, 5]
+    # the game ended by mistake ("End game now") goes on again
+    table.once("dialog", lambda d: d.accept())
+    table.click("#finish")
+    table.wait_for_selector("#results:not([hidden])")
+    asked.clear()
+    table.once("dialog", lambda d: (asked.append(d.message), d.accept()))
+    table.click("#undo")
+    table.wait_for_selector("#results", state="hidden")
+    assert asked == ["Undo the end of the game?"]
+    assert table.locator("#status").inner_text() == "Players are marking their islands"
     table.close()
 
 
