@@ -252,9 +252,15 @@ def act(game_id: str):
         _check_seat(game_id, seat)
     elif action.get("type") == "finish":
         _check_pin(data)
-    expected = data.get("expected_seq")
-    s.act(action, expected_seq=expected if isinstance(expected, int) else None)
+    s.act(action, expected_seq=_expected_seq(data))
     return jsonify(game_json(game_id))
+
+
+def _expected_seq(data: dict) -> int | None:
+    """The entry the page saw last (``expected_seq``), if the request gives one: a request
+    made against an older game is refused (409). Anything but a whole number is no seq."""
+    expected = data.get("expected_seq")
+    return expected if isinstance(expected, int) and not isinstance(expected, bool) else None
 
 
 def _undo_redo(game_id: str, which: str):
@@ -266,10 +272,7 @@ def _undo_redo(game_id: str, which: str):
         _check_seat(game_id, seat)
     # the page's view of the game: an undo takes back what the person saw as the last action,
     # never one that came in meanwhile (a 409 instead)
-    expected = data.get("expected_seq")
-    if not isinstance(expected, int) or isinstance(expected, bool):
-        expected = None
-    getattr(hub().session(game_id), which)(seat=seat, expected_seq=expected)
+    getattr(hub().session(game_id), which)(seat=seat, expected_seq=_expected_seq(data))
     return jsonify(game_json(game_id))
 
 
@@ -324,7 +327,7 @@ def camera_view():
         if state["state"] in ("no camera", "camera lost", "dice not read"):
             message = f"the camera gives no picture: {state['state']}, {state['message']}"
         else:  # starting: its first frame is still to come
-            message = "the camera has given no picture yet; it is tried again every second"
+            message = "the camera has given no picture yet; this page asks again every second"
         return jsonify({"error": "device/no_frame", "message": message}), 404
     jpeg, figures = view
     headers = {
