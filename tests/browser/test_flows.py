@@ -245,6 +245,7 @@ def test_the_table_undoes_a_wrong_roll_and_takes_the_right_one(server, browser):
     assert not table.locator("#undo").is_visible()  # nothing to undo yet
     # said once ("No camera: enter each roll by hand. Enter rolls by hand." before)
     assert table.locator("#device").inner_text() == "No camera: enter rolls by hand."
+    assert not table.locator("#camera-link").is_visible()  # no camera, nothing to aim
     for i, v in enumerate([1, 2, 3, 3, 5]):
         table.locator("#entry-dice select").nth(i).select_option(str(v))
     table.click("#enter-roll")

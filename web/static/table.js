@@ -57,6 +57,7 @@
     $("device").className = `device${cls}`;
     const pending = d.pending && d.pending.game_id === gameId ? d.pending : null;
     $("entry-help").hidden = !pending;
+    $("camera-link").hidden = d.state === "no camera"; // nothing to see without one
     TC.showPicture($("entry-picture"), pending);
     if (pending) {
       $("entry-title").textContent = "Confirm or correct the camera's roll";
