@@ -172,6 +172,8 @@ def test_an_illegal_action_is_422_naming_the_rule_and_changes_nothing(client, ga
 def test_a_stale_action_is_409(client, game):
     r = act(client, game, ROLL, expected_seq=5)
     assert (r.status_code, r.get_json()["error"]) == (409, "action/stale")
+    r = act(client, game, ROLL, expected_seq=True)  # no seq: taken as none, not as entry 1
+    assert r.status_code == 200 and r.get_json()["seq"] == 1
 
 
 def test_the_table_undoes_the_last_action_as_its_page_showed_it(client, game):
