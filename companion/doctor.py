@@ -18,7 +18,7 @@ from pathlib import Path
 
 from companion.config import Config
 from companion.engine.store import not_a_database, set_aside
-from companion.lan import lan_addresses
+from companion.lan import lan_addresses, link_local, loopback
 
 MIN_FREE_MB = 200
 # A frame darker than this mean level (of 255) is dim: the labelled dev photos' means run from
@@ -276,7 +276,7 @@ JOIN_WIFI = (
 
 def check_network(host: str, port: int, addresses: list[str] | None = None) -> Check:
     """Whether phones can reach the scoreboard, and at which address."""
-    if host.startswith("127.") or host == "localhost":
+    if loopback(host) or host == "localhost":
         return Check(
             "network",
             "warn",
@@ -284,10 +284,10 @@ def check_network(host: str, port: int, addresses: list[str] | None = None) -> C
             'set [web] host = "0.0.0.0" in the config',
         )
     ips = lan_addresses() if addresses is None else addresses
-    lan = [ip for ip in ips if not ip.startswith("127.")]
+    lan = [ip for ip in ips if not loopback(ip)]
     if not lan:
         return Check("network", "warn", "no network: phones cannot reach this machine", JOIN_WIFI)
-    if all(ip.startswith("169.254.") for ip in lan):
+    if all(link_local(ip) for ip in lan):
         return Check(
             "network",
             "warn",

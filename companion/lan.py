@@ -29,8 +29,18 @@ def lan_addresses() -> list[str]:
     return ranked(found) or ["127.0.0.1"]
 
 
+def loopback(ip: str) -> bool:
+    """An address only this machine reaches (127.x.x.x)."""
+    return ip.startswith("127.")
+
+
+def link_local(ip: str) -> bool:
+    """An address a cable to no DHCP server gives (169.254.x.x)."""
+    return ip.startswith("169.254.")
+
+
 def ranked(ips: list[str]) -> list[str]:
     """``ips`` in the order phones are likeliest to reach them, the join link's first: a
     LAN's addresses, then link-local ones (169.254.x.x, a cable to no DHCP server), then
     loopback; otherwise as the interfaces are numbered."""
-    return sorted(ips, key=lambda ip: (ip.startswith("127."), ip.startswith("169.254.")))
+    return sorted(ips, key=lambda ip: (loopback(ip), link_local(ip)))

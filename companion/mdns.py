@@ -11,6 +11,8 @@ import socket
 import threading
 from collections.abc import Callable
 
+from companion.lan import loopback
+
 log = logging.getLogger(__name__)
 SERVICE = "_http._tcp.local."
 
@@ -53,7 +55,7 @@ def advertise(
 
 def shown(addresses: list[str]) -> list[str]:
     """The addresses worth advertising: loopback only when the machine has no other."""
-    return [ip for ip in addresses if not ip.startswith("127.")] or addresses
+    return [ip for ip in addresses if not loopback(ip)] or addresses
 
 
 class Advertiser:

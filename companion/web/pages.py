@@ -6,7 +6,7 @@ import segno
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
 from markupsafe import Markup
 
-from companion.lan import lan_addresses
+from companion.lan import lan_addresses, loopback
 from companion.web.api import hub
 
 bp = Blueprint("pages", __name__)
@@ -37,7 +37,7 @@ def table(game_id: str):
         # service did, when the only address was loopback. Phones often cannot resolve a
         # .local name, so the link carries the address.
         lan = lan_addresses()[0]
-        if not lan.startswith("127."):
+        if not loopback(lan):
             base = f"http://{lan}:{port}"
     join = f"{base}/play/{game_id}"
     qr = Markup(segno.make(join, error="m").svg_inline(scale=5, dark="#1d232b"))
