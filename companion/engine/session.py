@@ -166,12 +166,19 @@ class Session:
             self.reload()
             raise
 
-    def _undo_target(self, seat: int | None) -> Entry:
+    def last_action(self, seat: int | None = None) -> Entry | None:
+        """The action an undo (by ``seat``, or by the table) would take back, if any."""
         for e in reversed(effective_actions(self.entries)):
             if seat is None or e.seat == seat:
                 return e
-        who = "the table" if seat is None else f"seat {seat + 1}"
-        raise NothingToUndo(f"nothing to undo for {who}")
+        return None
+
+    def _undo_target(self, seat: int | None) -> Entry:
+        target = self.last_action(seat)
+        if target is None:
+            who = "the table" if seat is None else f"seat {seat + 1}"
+            raise NothingToUndo(f"nothing to undo for {who}")
+        return target
 
     def _redo_target(self, seat: int | None) -> int:
         undone = {e.seq for e in self.entries if e.kind == "action"} - {

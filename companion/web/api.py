@@ -135,17 +135,14 @@ def game_json(game_id: str) -> dict:
             {"seat": i, "name": seats[i][0] if i in seats else None} for i in range(s.players)
         ],
         "view": s.game.player_view(s.state, None),
-        "last_action": _last_action(s),
+        "last_action": _last_action(s.last_action()),
         "history": score_history(s) if outcome is not None else None,
     }
 
 
-def _last_action(s) -> dict | None:
+def _last_action(entry) -> dict | None:
     """The action an undo by the table would take back: its seat and payload."""
-    from companion.engine.session import effective_actions
-
-    actions = effective_actions(s.entries)
-    return {"seat": actions[-1].seat, "payload": actions[-1].payload} if actions else None
+    return None if entry is None else {"seat": entry.seat, "payload": entry.payload}
 
 
 def score_history(s) -> list[dict]:
