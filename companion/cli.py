@@ -137,9 +137,10 @@ def _cmd_read(args: argparse.Namespace) -> int:
 
     reader = _reader(args, args.view)
     folder = _annotate_folder(args.annotate) if args.annotate else None
-    taken = {Path(name).resolve() for name in args.images}  # never drawn over
+    names = _pictures(args.images)
+    taken = {Path(name).resolve() for name in names}  # never drawn over
     status = 0
-    for name in args.images:
+    for name in names:
         path = Path(name)
         img = cv2.imread(name, cv2.IMREAD_COLOR) if path.is_file() else None
         if img is None:
@@ -147,8 +148,8 @@ def _cmd_read(args: argparse.Namespace) -> int:
                 why = "no such file (give JPEG or PNG files)"
             elif path.is_dir():
                 why = (
-                    "a folder, not an image (give JPEG or PNG files; to replay a folder of "
-                    f"frames: companion watch --camera replay:{name})"
+                    "a folder with no pictures in it, or one this user may not read (give "
+                    "JPEG or PNG files, or a folder of them)"
                 )
             else:
                 why = unreadable(path)
@@ -172,6 +173,27 @@ def _cmd_read(args: argparse.Namespace) -> int:
         if folder is not None:
             _write_drawn(_drawn_path(folder, path, taken), draw(img, dice))
     return status
+
+
+def _pictures(names: list[str]) -> list[str]:
+    """``names`` with each folder among them replaced by the pictures in it (by name, not
+    its subfolders; other files, notes say, left out). A folder with none stays, to be
+    named as such."""
+    from companion.vision.files import PICTURES
+
+    out = []
+    for name in names:
+        path = Path(name)
+        try:
+            inside = (
+                sorted(p for p in path.iterdir() if p.suffix.lower() in PICTURES and p.is_file())
+                if path.is_dir()
+                else []
+            )
+        except OSError:  # a folder this user may not list: named as one with no pictures
+            inside = []
+        out.extend([str(p) for p in inside] or [name])
+    return out
 
 
 def _annotate_folder(name: str) -> Path:
@@ -388,7 +410,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_serve, die=None)
 
     p = sub.add_parser("read", help="read the dice in still images")
-    p.add_argument("images", nargs="+", metavar="IMAGE", help="JPEG or PNG files")
+    p.add_argument(
+        "images", nargs="+", metavar="IMAGE", help="JPEG or PNG files, or folders of them"
+    )
     p.add_argument("--json", action="store_true", help="one JSON object per image and line")
     p.add_argument("--annotate", metavar="DIR", help="write each image with the dice drawn on it")
     p.add_argument("--die", help="a custom die taught with `companion teach` (default: config)")

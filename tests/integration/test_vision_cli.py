@@ -127,15 +127,41 @@ def test_read_takes_pictures_as_phones_and_editors_write_them(config, tmp_path, 
     assert cv2.imread(str(tmp_path / "drawn" / "phone.png")).shape == (640, 480, 3)
 
 
+def test_read_takes_a_folder_as_the_pictures_in_it(config, tmp_path, capsys):
+    # `companion read ~/dice-photos`: every picture in it, by name; its notes and its
+    # subfolders left out
+    rng = np.random.default_rng(7)
+    photos = tmp_path / "photos"
+    (photos / "older").mkdir(parents=True)
+    for name, values in (("b.PNG", [4]), ("a.jpg", [2, 6])):
+        img, _ = render.scene(
+            rng, 480, 640, faces=[render.Face("pips", v) for v in values], size_range=(60, 66)
+        )
+        cv2.imwrite(str(photos / name.lower()), img)
+        (photos / name.lower()).rename(photos / name)
+    cv2.imwrite(str(photos / "older" / "c.jpg"), img)
+    (photos / "notes.txt").write_text("Tuesday's game")
+    one = tmp_path / "one.jpg"
+    cv2.imwrite(str(one), img)
+    assert main(["read", "--json", str(photos), str(one)]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [line["image"] for line in lines] == [
+        str(photos / "a.jpg"),
+        str(photos / "b.PNG"),
+        str(one),
+    ]
+    assert [read_values(line["dice"]) for line in lines] == [[2, 6], [4], [2, 6]]
+
+
 def test_read_names_a_file_it_cannot_read(config, tmp_path, capsys):
     (tmp_path / "notes.jpg").write_text("not a picture")
     (tmp_path / "frames").mkdir()
+    (tmp_path / "frames" / "notes.txt").write_text("no picture here")
     names = [tmp_path / "notes.jpg", tmp_path / "gone.png", tmp_path / "frames"]
     assert main(["read", *map(str, names)]) == 2
     err = capsys.readouterr().err
     assert "notes.jpg: not an image OpenCV can read" in err and "gone.png: no such file" in err
-    assert "frames: a folder, not an image (give JPEG or PNG files; to replay" in err
-    assert f"companion watch --camera replay:{tmp_path / 'frames'})" in err
+    assert "frames: a folder with no pictures in it, or one this user may not read" in err
 
 
 def test_read_names_phone_formats_opencv_cannot_read(config, tmp_path, capsys):
