@@ -44,16 +44,10 @@ def camera_view(frame, dice) -> tuple[bytes, dict]:
     """What the camera sees, with the dice the reader found in it drawn (value and
     confidence), for aiming the camera: a JPEG, and the frame's size, the dice found and
     their median width in the frame's pixels."""
-    from companion.vision.watch import draw
+    from companion.vision.watch import die_width, draw
 
-    sides = sorted(max(d.box[2] - d.box[0], d.box[3] - d.box[1]) for d in dice)
     h, w = frame.shape[:2]
-    figures = {
-        "width": w,
-        "height": h,
-        "dice": len(dice),
-        "die_px": int(sides[len(sides) // 2]) if sides else None,
-    }
+    figures = {"width": w, "height": h, "dice": len(dice), "die_px": die_width(dice)}
     return _jpeg(draw(frame, dice, phone=True)), figures
 
 

@@ -149,6 +149,33 @@ def check_light(frame) -> Check:
     return Check("light", "ok", f"colour, mean level {mean:.0f} of 255, no strong cast")
 
 
+def check_dice(frame, view: str) -> Check:
+    """How many dice the camera sees and how wide they are, against the width the reader
+    wants: the camera view's figures, for a person setting the camera up over SSH."""
+    from companion.vision.reader import DiceReader
+    from companion.vision.watch import WANTED_PX, die_width
+
+    dice = DiceReader(view=view).read(frame)
+    h, w = frame.shape[:2]
+    if not dice:
+        return Check(
+            "dice",
+            "ok",
+            "none in view; put a few under the camera and run doctor again to check their size",
+        )
+    px = die_width(dice)
+    seen = f"{len(dice)} seen, about {px} pixels wide in the {w}x{h} frame"
+    if px < WANTED_PX:
+        return Check(
+            "dice",
+            "warn",
+            f"{seen}: too small, the reader misses and misreads more dice under {WANTED_PX}",
+            "bring the camera closer to the table (or zoom) until they are at least "
+            f"{WANTED_PX} pixels wide; hardware/README.md gives the height for your table",
+        )
+    return Check("dice", "ok", f"{seen} (at least {WANTED_PX} wanted)")
+
+
 def check_pins(mock: bool) -> Check:
     from companion.panel import pin_factory
 
@@ -320,6 +347,7 @@ def run(cfg: Config, camera: str | None = None) -> list[Check]:
         camera_check,
         *([check_view(cfg.camera.view)] if spec != "none" else []),
         *(check_light(frame) for frame in frames),
+        *(check_dice(frame, cfg.camera.view) for frame in frames),
         check_pins(cfg.gpio.mock),
         check_models(),
         *([check_taught_die(cfg.vision.die, data_dir)] if cfg.vision.die else []),

@@ -39,6 +39,17 @@ def changed(a: np.ndarray, b: np.ndarray) -> float:
     return float((cv2.absdiff(a, b) > 18).mean())
 
 
+# The smallest die width, in the 640-pixel analysis frame, the reader finds reliably
+# (hardware/README.md, "Camera placement"; the camera view says the same, web/static/camera.js).
+WANTED_PX = 25
+
+
+def die_width(dice) -> int | None:
+    """The median width of ``dice`` (their boxes' longer sides) in pixels; None for none."""
+    sides = sorted(max(d.box[2] - d.box[0], d.box[3] - d.box[1]) for d in dice)
+    return int(sides[len(sides) // 2]) if sides else None
+
+
 def draw(img: np.ndarray, dice, title: str = "", phone: bool = False) -> np.ndarray:
     """``img`` with each die's box and value drawn, sized for the picture (``phone``: and
     for reading it on a phone, at about half its size)."""

@@ -87,6 +87,20 @@ def test_the_light_on_the_table_is_checked_from_the_camera_frame():
     assert c.level == "warn" and "colour cast" in c.detail
 
 
+def test_the_dice_in_view_are_counted_and_their_size_checked():
+    table = cv2.imread(str(TABLE))  # two dice about 70 pixels wide
+    c = doctor.check_dice(table, "slanted")
+    assert c.level == "ok" and c.detail.startswith("2 seen, about ") and "640x480" in c.detail
+    # the same dice a camera three times higher sees: a fifth of the size, many to a frame
+    far = cv2.resize(table, None, fx=0.2, fy=0.2, interpolation=cv2.INTER_AREA)
+    far = np.tile(far, (6, 6, 1))[:480, :640]
+    c = doctor.check_dice(far, "slanted")
+    assert c.level == "warn" and "too small" in c.detail and "closer" in c.fix
+    empty = np.full((480, 640, 3), 128, np.uint8)
+    c = doctor.check_dice(empty, "down")
+    assert c.level == "ok" and c.detail.startswith("none in view; put a few under the camera")
+
+
 def test_the_light_is_checked_only_when_the_camera_gives_a_frame(monkeypatch, tmp_path):
     from dataclasses import replace
 
@@ -102,9 +116,9 @@ def test_the_light_is_checked_only_when_the_camera_gives_a_frame(monkeypatch, tm
     cfg = Config()
     cfg = replace(cfg, storage=replace(cfg.storage, data_dir=str(tmp_path / "data")))
     names = [c.name for c in doctor.run(cfg, camera="usb:0")]
-    assert names[:3] == ["camera", "view", "light"]
+    assert names[:4] == ["camera", "view", "light", "dice"]
     without = [c.name for c in doctor.run(cfg, camera="none")]
-    assert "light" not in without and "view" not in without
+    assert not {"light", "view", "dice"} & set(without)
 
 
 def test_the_camera_view_is_said_and_an_unknown_one_fails():
