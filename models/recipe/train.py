@@ -822,7 +822,17 @@ def main() -> None:
         help="with --fonts: the share of rendered numerals drawn in those fonts",
     )
     ap.add_argument("--threads", type=int, default=0, help="PyTorch threads (0: its default)")
+    ap.add_argument(
+        "--max-steps",
+        type=int,
+        default=0,
+        help="a smoke run: at most this many steps whatever the stage asks (0: no limit); "
+        "its models are of no use, it checks that the stages run",
+    )
     args = ap.parse_args()
+    if args.max_steps > 0:
+        args.detector_steps = min(args.detector_steps, args.max_steps)
+        args.faces_steps = min(args.faces_steps, args.max_steps)
     lite_from_scratch = args.detector_width in LITE0_TRUNKS and not args.init_detector
     if lite_from_scratch and args.only != "faces" and not args.imagenet:
         args.imagenet = imagenet_checkpoint()
