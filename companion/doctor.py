@@ -176,6 +176,61 @@ def check_dice(frame, view: str) -> Check:
     return Check("dice", "ok", f"{seen} (at least {WANTED_PX} wanted)")
 
 
+# The bits of the Pi firmware's throttled flags (`vcgencmd get_throttled`): now, and (16 up)
+# at some time since boot.
+UNDER_VOLTAGE, THROTTLED, HOT = 0x1, 0x4, 0x8
+SINCE_BOOT = 16
+
+
+def check_power(vcgencmd: Callable[[], str] | None = None) -> Check | None:
+    """Whether the Pi has had too little power (or got too hot) since it booted, from its
+    firmware's flags; None off a Pi (no vcgencmd). Under-voltage stalls the camera and
+    corrupts SD cards, and is the commonest fault of a Pi on a weak phone charger."""
+    import re
+    import subprocess
+
+    if vcgencmd is None:
+        path = shutil.which("vcgencmd")
+        if path is None:
+            return None
+
+        def vcgencmd() -> str:
+            run = subprocess.run(
+                [path, "get_throttled"], capture_output=True, text=True, timeout=5, check=False
+            )
+            return run.stdout if run.returncode == 0 else ""
+
+    try:
+        said = vcgencmd()
+    except (OSError, subprocess.SubprocessError) as exc:
+        said = str(exc)
+    found = re.search(r"throttled=(0x[0-9a-fA-F]+)", said)
+    if found is None:
+        return Check(
+            "power",
+            "warn",
+            f"cannot read the Pi's power flags (vcgencmd get_throttled said {said.strip()!r})",
+            "run doctor as a user in the video group (the service's user is)",
+        )
+    flags = int(found.group(1), 16)
+    supply = (
+        "use the official USB-C supply (5 V 3 A for a Pi 4, 5 V 5 A for a Pi 5) and its own "
+        "cable, not a phone charger"
+    )
+    for bit, what, fix in (
+        (UNDER_VOLTAGE, "too little power (under-voltage)", supply),
+        (HOT, "too hot (soft temperature limit)", "give the Pi a heatsink or a fan, and air"),
+        (THROTTLED, "slowed down (throttled)", f"{supply}; give the Pi a heatsink"),
+    ):
+        if flags & bit:
+            return Check("power", "warn", f"the Pi has {what} now (flags {flags:#x})", fix)
+        if flags & (bit << SINCE_BOOT):
+            return Check(
+                "power", "warn", f"the Pi has had {what} since it booted (flags {flags:#x})", fix
+            )
+    return Check("power", "ok", "no under-voltage or throttling since boot")
+
+
 def check_pins(mock: bool) -> Check:
     from companion.panel import pin_factory
 
@@ -348,6 +403,7 @@ def run(cfg: Config, camera: str | None = None) -> list[Check]:
         *([check_view(cfg.camera.view)] if spec != "none" else []),
         *(check_light(frame) for frame in frames),
         *(check_dice(frame, cfg.camera.view) for frame in frames),
+        *([power] if (power := check_power()) is not None else []),
         check_pins(cfg.gpio.mock),
         check_models(),
         *([check_taught_die(cfg.vision.die, data_dir)] if cfg.vision.die else []),

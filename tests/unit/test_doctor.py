@@ -101,6 +101,31 @@ def test_the_dice_in_view_are_counted_and_their_size_checked():
     assert c.level == "ok" and c.detail.startswith("none in view; put a few under the camera")
 
 
+def test_the_pis_power_flags_are_read_and_off_a_pi_there_is_no_power_check(monkeypatch):
+    def said(text):
+        return lambda: text
+
+    c = doctor.check_power(said("throttled=0x0\n"))
+    assert (c.name, c.level) == ("power", "ok")
+    c = doctor.check_power(said("throttled=0x50005\n"))  # too little power now, and slowed
+    assert c.level == "warn" and "too little power (under-voltage) now" in c.detail
+    assert "official USB-C supply" in c.fix
+    c = doctor.check_power(said("throttled=0x50000\n"))  # at some time since boot only
+    assert (
+        c.level == "warn"
+        and "has had too little power" in c.detail
+        and "since it booted" in c.detail
+    )
+    c = doctor.check_power(said("throttled=0x80008\n"))
+    assert c.level == "warn" and "too hot" in c.detail and "heatsink" in c.fix
+    c = doctor.check_power(said("throttled=0x20000\n"))  # the clock capped once: not a fault
+    assert c.level == "ok"
+    c = doctor.check_power(said("VCHI initialization failed\n"))  # not in the video group
+    assert c.level == "warn" and "video group" in c.fix
+    monkeypatch.setattr(doctor.shutil, "which", lambda name: None)
+    assert doctor.check_power() is None  # not a Pi
+
+
 def test_the_light_is_checked_only_when_the_camera_gives_a_frame(monkeypatch, tmp_path):
     from dataclasses import replace
 
