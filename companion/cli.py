@@ -176,9 +176,9 @@ def _cmd_read(args: argparse.Namespace) -> int:
 
 
 def _pictures(names: list[str]) -> list[str]:
-    """``names`` with each folder among them replaced by the pictures in it (by name, not
-    its subfolders; other files, notes say, left out). A folder with none stays, to be
-    named as such."""
+    """``names`` with each folder among them replaced by the pictures in it, by name (not
+    its subfolders, nor other files such as notes). A folder with none stays, to be named
+    as such."""
     from companion.vision.files import PICTURES
 
     out = []
