@@ -270,12 +270,15 @@ def test_the_table_undoes_a_wrong_roll_and_takes_the_right_one(server, browser):
     table.once("dialog", lambda d: d.accept())
     table.click("#finish")
     table.wait_for_selector("#results:not([hidden])")
+    # "Camera: waiting for a roll" no more: a finished game waits for none
+    assert not table.locator("#device").is_visible()
     asked.clear()
     table.once("dialog", lambda d: (asked.append(d.message), d.accept()))
     table.click("#undo")
     table.wait_for_selector("#results", state="hidden")
     assert asked == ["Undo the end of the game?"]
     assert table.locator("#status").inner_text() == "Players are marking their islands"
+    assert table.locator("#device").is_visible()
     table.close()
 
 

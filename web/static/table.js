@@ -55,6 +55,8 @@
     if (message && text.toLowerCase().includes(message.toLowerCase())) message = ""; // said already
     $("device").textContent = text + (message ? ` ${message}` : "");
     $("device").className = `device${cls}`;
+    // a finished game waits for no roll: the camera's rolls go to the game in play
+    $("device").hidden = Boolean(g.view && g.view.ended);
     const pending = d.pending && d.pending.game_id === gameId ? d.pending : null;
     $("entry-help").hidden = !pending;
     $("camera-link").hidden = d.state === "no camera"; // nothing to see without one
