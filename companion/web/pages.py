@@ -28,8 +28,10 @@ def _code_in_capitals():
 
 @bp.get("/table/<game_id>")
 def table(game_id: str):
-    hub().session(game_id)
-    hub().set_active(game_id)  # the camera's rolls go to the game the table shows
+    if hub().session(game_id).outcome() is None:
+        # The camera's rolls go to the game the table shows; a finished game's page (its
+        # scores looked at again) does not take them from the game in play.
+        hub().set_active(game_id)
     base = request.host_url.rstrip("/")
     port = current_app.config.get("JOIN_PORT")
     if port is not None:

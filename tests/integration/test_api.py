@@ -315,6 +315,21 @@ def test_a_name_a_spreadsheet_would_run_as_a_formula_is_exported_as_text(client,
     assert client.get(f"/api/games/{game}").get_json()["seats"][1]["name"] == "@SUM(1+1)"
 
 
+def test_the_camera_rolls_for_the_game_the_table_opened_unless_it_is_finished(app, client):
+    hub = app.extensions["companion.hub"]
+    new = {"game": "first-island", "players": 2}
+    old = client.post("/api/games", json=new).get_json()["game_id"]
+    act(client, old, {"type": "finish"}, pin=PIN)
+    in_play = client.post("/api/games", json=new).get_json()["game_id"]
+    waiting = client.post("/api/games", json=new).get_json()["game_id"]
+    assert hub.active_game() == waiting  # the newest game
+    client.get(f"/table/{in_play}")
+    assert hub.active_game() == in_play  # the game the table shows
+    # the last game's scores looked at again: the game in play keeps the camera's rolls
+    client.get(f"/table/{old}")
+    assert hub.active_game() == in_play
+
+
 def test_a_finished_game_reports_scores_over_rounds(client, game):
     t0, t1 = seat(client, game, 0), seat(client, game, 1, "Bob")
     for rnd in range(2):
