@@ -156,7 +156,9 @@ class Device:
                     # (dice lying on the table when the device starts are seen at rest too:
                     # they need not have moved)
                     "waiting for a roll",
-                    "dice seen at rest, but the game is not waiting for a roll",
+                    "dice seen at rest, but the game is over: start a new game in the lobby"
+                    if s.outcome() is not None
+                    else "dice seen at rest, but the game is not waiting for a roll",
                 )
                 return
             try:

@@ -169,6 +169,16 @@ def test_a_roll_seen_while_the_game_is_not_waiting_for_one_is_only_said(rig):
     )
 
 
+def test_a_roll_after_the_game_is_over_says_to_start_a_new_one(rig):
+    device, session, _ = rig
+    session.act({"type": "finish"})
+    device.on_settled(Settled("roll", (1, 2, 3, 4, 5), 0.93))
+    assert rolls(session) == []
+    assert (
+        device.message == "dice seen at rest, but the game is over: start a new game in the lobby"
+    )
+
+
 def test_taught_face_names_become_the_games_faces(rig):
     device, session, _ = rig
     device.on_settled(
