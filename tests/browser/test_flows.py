@@ -282,6 +282,28 @@ def test_the_table_undoes_a_wrong_roll_and_takes_the_right_one(server, browser):
     table.close()
 
 
+def test_a_finished_game_is_played_again_from_the_table(server, browser):
+    # The table showed the final scores and no way on: "/" had to be typed in.
+    table = browser.new_page(viewport={"width": 1024, "height": 768})
+    table.goto(f"{server.url}/table/{server.game_id}")
+    table.wait_for_selector("#status:has-text('Waiting for the roll')")
+    assert not table.locator("#again").is_visible()  # only once the game is over
+    table.once("dialog", lambda d: d.accept())
+    table.click("#finish")
+    table.wait_for_selector("#results:not([hidden])")
+    table.get_by_role("button", name="Play again").click()
+    table.wait_for_url(lambda url: server.game_id not in url)
+    again = table.url.rsplit("/", 1)[1]
+    table.wait_for_selector("#status:has-text('Waiting for the roll')")
+    with urllib.request.urlopen(f"{server.url}/api/games/{server.game_id}") as r:
+        before = json.load(r)
+    with urllib.request.urlopen(f"{server.url}/api/games/{again}") as r:
+        after = json.load(r)
+    assert after["game"] == before["game"] and after["players"] == before["players"]
+    assert after["options"] == before["options"] and after["outcome"] is None
+    table.close()
+
+
 def test_the_lobby_lists_games_in_play_and_folds_away_the_finished(server, page):
     # A device left plugged in lists every game it ever kept; the ones in play came below
     # the finished ones made after them.

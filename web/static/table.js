@@ -21,6 +21,14 @@
   $("undo").addEventListener("click", () => {
     if (game && game.last_action && confirm(`Undo ${undoing(game)}?`)) undo();
   });
+  // Play again: the same game for as many players with the same options, at this table;
+  // its phones join it by its own code (the QR code on its page).
+  $("again").addEventListener("click", single(async () => {
+    try {
+      const g = await api("/api/games", { method: "POST", body: { game: game.game, players: game.players, options: game.options } });
+      location.href = `/table/${g.game_id}`;
+    } catch (e) { $("again-error").textContent = e.message; }
+  }));
   $("finish").addEventListener("click", () => {
     if (confirm("End the game now and score it as it stands?")) act({ type: "finish" }, { pin });
   });
