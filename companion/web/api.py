@@ -137,6 +137,8 @@ def game_json(game_id: str) -> dict:
         "view": s.game.player_view(s.state, None),
         "last_action": _last_action(s.last_action()),
         "history": score_history(s) if outcome is not None else None,
+        # a finished game's players go on to the next game at this table, if one was made
+        "next": hub().next_game(game_id) if outcome is not None else None,
     }
 
 

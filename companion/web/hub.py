@@ -41,6 +41,17 @@ class Hub:
                 return record.game_id
         return None
 
+    def next_game(self, game_id: str) -> str | None:
+        """The newest game in play made after ``game_id`` at this device, or None: where the
+        players of a finished game go on (one device, one table)."""
+        newest = None
+        for record in self.store.games():  # the last made first
+            if record.game_id == game_id:
+                return newest
+            if newest is None and not record.finished:
+                newest = record.game_id
+        return None
+
     def set_active(self, game_id: str) -> None:
         self._active = game_id
 
@@ -73,6 +84,12 @@ class Hub:
             self._sessions[s.game_id] = s
         self._active = s.game_id
         self._broadcast("*", {"kind": "games"})
+        # the pages of finished games can offer it as the next game (api's "next")
+        with self._lock:
+            watched = {game_id for game_id, _ in self._streams}
+        for record in self.store.games():
+            if record.finished and record.game_id in watched:
+                self._broadcast(record.game_id, {"kind": "next"})
         return s
 
     def forget(self, game_id: str) -> None:

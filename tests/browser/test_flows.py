@@ -288,12 +288,21 @@ def test_a_finished_game_is_played_again_from_the_table(server, browser):
     table.goto(f"{server.url}/table/{server.game_id}")
     table.wait_for_selector("#status:has-text('Waiting for the roll')")
     assert not table.locator("#again").is_visible()  # only once the game is over
+    phone = browser.new_context(**PHONE).new_page()
+    claim(phone, server, "Ann", "Seat 1 — free")
     table.once("dialog", lambda d: d.accept())
     table.click("#finish")
     table.wait_for_selector("#results:not([hidden])")
+    phone.wait_for_selector("#status:has-text('Game over')")
+    assert not phone.locator("#next").is_visible()  # no next game yet
     table.get_by_role("button", name="Play again").click()
     table.wait_for_url(lambda url: server.game_id not in url)
     again = table.url.rsplit("/", 1)[1]
+    # the phones of the game just over are offered the new one, without a reload
+    phone.wait_for_selector("#next:not([hidden])")
+    phone.get_by_role("link", name="join it").click()
+    phone.wait_for_url(f"**/play/{again}")
+    phone.context.close()
     table.wait_for_selector("#status:has-text('Waiting for the roll')")
     with urllib.request.urlopen(f"{server.url}/api/games/{server.game_id}") as r:
         before = json.load(r)

@@ -330,6 +330,23 @@ def test_the_camera_rolls_for_the_game_the_table_opened_unless_it_is_finished(ap
     assert hub.active_game() == in_play
 
 
+def test_a_finished_game_names_the_next_game_made_at_the_table(client):
+    new = {"game": "first-island", "players": 2}
+    older = client.post("/api/games", json=new).get_json()["game_id"]
+    act(client, older, {"type": "finish"}, pin=PIN)
+    old = client.post("/api/games", json=new).get_json()["game_id"]
+    assert client.get(f"/api/games/{old}").get_json()["next"] is None  # in play: none
+    act(client, old, {"type": "finish"}, pin=PIN)
+    assert client.get(f"/api/games/{old}").get_json()["next"] is None  # none made since
+    first = client.post("/api/games", json=new).get_json()["game_id"]
+    second = client.post("/api/games", json=new).get_json()["game_id"]
+    # the newest game in play made after it; not one of its own finished since
+    act(client, second, {"type": "finish"}, pin=PIN)
+    assert client.get(f"/api/games/{old}").get_json()["next"] == first
+    assert client.get(f"/api/games/{older}").get_json()["next"] == first
+    assert client.get(f"/api/games/{second}").get_json()["next"] is None
+
+
 def test_a_finished_game_reports_scores_over_rounds(client, game):
     t0, t1 = seat(client, game, 0), seat(client, game, 1, "Bob")
     for rnd in range(2):

@@ -66,3 +66,15 @@ def test_closing_the_hub_ends_every_stream_at_once(tmp_path):
     hub.close()
     assert [ends(stream) for stream in streams] == [[], [], []]
     hub.announce(game, {"kind": "a"})  # no stream is left to hear it, or to hold a thread
+
+
+def test_the_pages_of_finished_games_hear_of_a_new_game(tmp_path):
+    hub = Hub(EventStore(tmp_path / "games.db"))
+    done = hub.create("first-island", 2, {})
+    done.act({"type": "finish"})
+    playing = hub.create("first-island", 2, {}).game_id
+    finished_page, playing_page = opened(hub, done.game_id), opened(hub, playing)
+    hub.create("first-island", 2, {})
+    hub.announce(playing, {"kind": "x"})
+    assert next(finished_page) == {"kind": "next"}  # it refreshes and finds its next game
+    assert next(playing_page) == {"kind": "x"}  # a game in play is not told

@@ -110,6 +110,9 @@
 
   function render(g) {
     game = g;
+    // this game is over and another was made at the table since ("Play again")
+    $("next").hidden = !g.next;
+    if (g.next) $("next-link").href = `/play/${g.next}`;
     if (!me || me.seat >= g.players || !g.seats[me.seat].name) { renderClaim(g); return; }
     $("claim").hidden = true; $("play").hidden = false;
     const v = g.view, board = v.boards[me.seat];
