@@ -294,6 +294,13 @@ def test_a_finished_game_is_played_again_from_the_table(server, browser):
     table.click("#finish")
     table.wait_for_selector("#results:not([hidden])")
     phone.wait_for_selector("#status:has-text('Game over')")
+    # the phone shows who won and the ranking, as the table does (it showed neither), and no
+    # "null" where the camp cards' Skip button had been
+    final = phone.locator("#final").inner_text()
+    assert "Ann and Player 2 win with -30 points." in final and "Ann" in final
+    assert phone.locator("#final .ranking li").count() == 2
+    assert "null" not in phone.locator("main").inner_text()
+    assert "Cards are scored before the next roll" not in phone.locator("#cards").inner_text()
     assert not phone.locator("#next").is_visible()  # no next game yet
     table.get_by_role("button", name="Play again").click()
     table.wait_for_url(lambda url: server.game_id not in url)

@@ -78,12 +78,13 @@
     const cardLine = (label, card, which, allowed) => el("div", { class: "row" },
       el("span", { class: "grow" }, card ? `${label}: ${card.size} placements, ${card.points} points` : `${label}: none`),
       card && allowed ? el("button", { onclick: () => { reset(); claiming = { which, card }; render(game); } }, "Score it") : null);
-    body.replaceChildren(
+    body.replaceChildren(...[
       cardLine("In hand", board.hand, "hand", beforeRoll && !v.ended),
       cardLine("S card on the table", v.table, "table", beforeRoll && !v.ended && !v.table_scored_by.includes(me.seat)),
       el("p", { class: "muted" }, `Scored: ${board.scored_cards.map((c) => c.points).join(" + ") || "none yet"}.` +
-        (beforeRoll ? "" : " Cards are scored before the next roll.")),
-      board.hand && !v.ended ? el("button", { onclick: () => confirm("Discard the card in your hand and draw from the next-lower deck?") && act({ type: "skip_camp_card", seat: me.seat }) }, "Skip my card") : null);
+        (beforeRoll || v.ended ? "" : " Cards are scored before the next roll.")),
+      board.hand && !v.ended ? el("button", { onclick: () => confirm("Discard the card in your hand and draw from the next-lower deck?") && act({ type: "skip_camp_card", seat: me.seat }) }, "Skip my card") : null,
+    ].filter(Boolean)); // (replaceChildren would show a null as the text "null")
   }
 
   // Confirm or correct a roll the camera was unsure of (any seated phone may).
@@ -155,6 +156,8 @@
     renderCards(v, board);
     $("score").replaceChildren(SCORESHEET.breakdown(v.scores[me.seat]), v.scores[me.seat].solo ? SCORESHEET.solo(v.scores[me.seat].solo) : "");
     $("undo").disabled = v.ended;
+    $("final").hidden = !v.ended;
+    if (v.ended) $("final-body").replaceChildren(...SCORESHEET.results(g, { brief: true }));
   }
 
   live(gameId, render, (ok) => { if (!ok) { const s = $("status"); s.textContent = "Connection lost: reconnecting…"; s.className = "status error"; } });

@@ -53,7 +53,9 @@ const SCORESHEET = (() => {
     return root;
   }
 
-  function results(g) {
+  // The end of the game: who won, the scores over the rounds, then each seat's breakdown
+  // (brief: the ranking instead, for a phone, which shows its own breakdown below).
+  function results(g, { brief = false } = {}) {
     const v = g.view, out = [];
     const o = g.outcome;
     if (o) {
@@ -62,6 +64,12 @@ const SCORESHEET = (() => {
         `${names.join(" and ")} win${names.length > 1 ? "" : "s"} with ${Math.max(...o.totals)} points.`), ` (${o.reason})`));
     }
     out.push(chart(g.history, g));
+    if (brief) {
+      const ranked = v.scores.map((s, seat) => ({ seat, total: s.total })).sort((a, b) => b.total - a.total);
+      out.push(el("ol", { class: "ranking" }, ranked.map((r) =>
+        el("li", {}, el("span", {}, seatName(g, r.seat)), el("span", { class: "total" }, String(r.total))))));
+      return out.filter(Boolean);
+    }
     v.scores.forEach((s, seat) => {
       out.push(el("h3", {}, `${seatName(g, seat)}: ${s.total}`), breakdown(s));
       if (s.solo) out.push(solo(s.solo));
