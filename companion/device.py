@@ -87,6 +87,7 @@ class Device:
         self.accepted: list[Callable[[], None]] = []  # called when a camera roll is entered
         hub.device = self
         hub.on_action.append(self._game_moved)
+        hub.on_active.append(self._other_game)
 
     # -- what the pages see ------------------------------------------------------------
     def to_json(self) -> dict:
@@ -115,6 +116,12 @@ class Device:
                     "" if self.watcher else "enter rolls by hand",
                     pending=None,
                 )
+
+    def _other_game(self, game_id: str) -> None:
+        """The camera's rolls go to another game now: what was said of the last one (its
+        last roll, or that it was over) is not said of this one."""
+        if self.state == "waiting for a roll" and self.message and not self.standing:
+            self._set("waiting for a roll", "")
 
     # -- rolls -------------------------------------------------------------------------
     def roll_action(self, game_id: str, values: tuple, confidence: float, source: str = "camera"):

@@ -30,6 +30,7 @@ class Hub:
         self.device = None  # the companion.device.Device feeding rolls, if one runs
         self.on_action: list = []  # callables(game_id) after every change to a game
         self._active: str | None = None
+        self.on_active: list = []  # callables(game_id) when the camera's game changes
 
     def active_game(self) -> str | None:
         """The game the camera's rolls go to: the last one played or opened, else the newest
@@ -53,7 +54,11 @@ class Hub:
         return None
 
     def set_active(self, game_id: str) -> None:
-        self._active = game_id
+        """The camera's rolls (and the button) go to ``game_id`` from now."""
+        moved, self._active = game_id != self._active, game_id
+        if moved:
+            for fn in self.on_active:
+                fn(game_id)
 
     def device_json(self) -> dict:
         if self.device is None:
@@ -82,7 +87,7 @@ class Hub:
         with self._lock:
             s.subscribe(self._changed)
             self._sessions[s.game_id] = s
-        self._active = s.game_id
+        self.set_active(s.game_id)
         self._broadcast("*", {"kind": "games"})
         # the pages of finished games can offer it as the next game (api's "next")
         with self._lock:
@@ -102,7 +107,7 @@ class Hub:
 
     # -- live updates ------------------------------------------------------------
     def _changed(self, session: Session) -> None:
-        self._active = session.game_id
+        self.set_active(session.game_id)
         self._broadcast(session.game_id, {"kind": "state", "seq": session.seq})
         for fn in self.on_action:
             fn(session.game_id)

@@ -179,6 +179,20 @@ def test_a_roll_after_the_game_is_over_says_to_start_a_new_one(rig):
     )
 
 
+def test_what_was_said_of_the_last_game_is_not_said_of_the_next(rig):
+    device, session, seen = rig
+    session.act({"type": "finish"})
+    device.on_settled(Settled("roll", (1, 2, 3, 4, 5), 0.93))
+    assert "the game is over" in device.message
+    device.hub.create("first-island", 2, {})  # Play again: its table page said the old news
+    assert (device.state, device.message) == ("waiting for a roll", "")
+    assert seen[-1]["message"] == ""
+    device.on_settled(Settled("roll", (1, 2, 3, 4, 5), 0.93))
+    assert device.message == "(last roll read: 1 2 3 4 5)"
+    device.hub.set_active(device.hub.active_game())  # the same game: nothing to take back
+    assert device.message == "(last roll read: 1 2 3 4 5)"
+
+
 def test_taught_face_names_become_the_games_faces(rig):
     device, session, _ = rig
     device.on_settled(
