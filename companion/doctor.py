@@ -214,8 +214,8 @@ def check_power(vcgencmd: Callable[[], str] | None = None) -> Check | None:
         )
     flags = int(found.group(1), 16)
     supply = (
-        "use the official USB-C supply (5 V 3 A for a Pi 4, 5 V 5 A for a Pi 5) and its own "
-        "cable, not a phone charger"
+        "use the Pi's official supply (USB-C 5 V 5 A for a Pi 5, 5 V 3 A for a Pi 4, "
+        "micro-USB 5 V 2.5 A for a Zero 2 W) and its own cable, not a phone charger"
     )
     for bit, what, fix in (
         (UNDER_VOLTAGE, "too little power (under-voltage)", supply),
