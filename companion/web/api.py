@@ -121,7 +121,7 @@ def game_json(game_id: str) -> dict:
         "players": s.players,
         "options": s.options,
         "seq": s.seq,
-        "device": hub().device_json(),
+        "device": _device_for(game_id),
         "dice": None if dice is None else {"count": dice.count, "faces": dice.faces},
         "faces": getattr(s.game, "faces", None),
         "outcome": None
@@ -140,6 +140,20 @@ def game_json(game_id: str) -> dict:
         # a finished game's players go on to the next game at this table, if one was made
         "next": hub().next_game(game_id) if outcome is not None else None,
     }
+
+
+def _device_for(game_id: str) -> dict:
+    """What the device is doing, as ``game_id``'s pages show it: a roll another game waits
+    on is named as that game's, and is confirmed on that game's pages, not this one's."""
+    device = hub().device_json()
+    pending = device.get("pending")
+    if device["state"] == "needs confirmation" and pending and pending["game_id"] != game_id:
+        message = (
+            f"it is game {pending['game_id']}'s roll: confirm it on that game's table page "
+            "or its phones"
+        )
+        return {**device, "message": message, "pending": None}
+    return device
 
 
 def _last_action(entry) -> dict | None:

@@ -431,6 +431,27 @@ def test_the_cameras_picture_of_a_roll_to_confirm_is_served_while_it_waits(app, 
     assert (r.status_code, r.get_json()["error"]) == (404, "device/no_picture")
 
 
+def test_a_roll_waiting_in_another_game_is_named_as_that_games(app, client, game):
+    from companion.device import Device
+    from companion.vision.settle import Settled
+
+    class Watcher:
+        status, frame = "waiting for a roll", None
+
+    device = Device(app.extensions["companion.hub"], Watcher())
+    device.on_settled(Settled("wrong_count", (1, 2, 3, 4), 0.9, message="4 of 5 dice seen"))
+    other = client.post("/api/games", json={"players": 2}).get_json()["game_id"]
+    # another game's table page was "please confirm the roll. 4 of 5 dice seen", with
+    # nothing there to confirm
+    shown = client.get(f"/api/games/{other}").get_json()["device"]
+    assert shown["state"] == "needs confirmation" and shown["pending"] is None
+    assert shown["message"] == (
+        f"it is game {game}'s roll: confirm it on that game's table page or its phones"
+    )
+    own = client.get(f"/api/games/{game}").get_json()["device"]
+    assert own["message"] == "4 of 5 dice seen" and own["pending"]["values"] == [1, 2, 3, 4]
+
+
 def test_the_camera_view_is_the_hosts_and_says_why_there_is_no_picture(app, client):
     from companion.device import Device
 
