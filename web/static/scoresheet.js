@@ -53,6 +53,14 @@ const SCORESHEET = (() => {
     return root;
   }
 
+  // The seats by total, highest first, as the ranking's list items.
+  function ranking(g) {
+    const ranked = g.view.scores.map((s, seat) => ({ seat, total: s.total })).sort((a, b) => b.total - a.total);
+    return ranked.map((r) => el("li", {},
+      el("span", {}, seatName(g, r.seat), g.seats[r.seat].name ? "" : el("span", { class: "muted" }, " (open seat)")),
+      el("span", { class: "total" }, String(r.total))));
+  }
+
   // The end of the game: who won, the scores over the rounds, then each seat's breakdown
   // (brief: the ranking instead, for a phone, which shows its own breakdown below).
   function results(g, { brief = false } = {}) {
@@ -65,9 +73,7 @@ const SCORESHEET = (() => {
     }
     out.push(chart(g.history, g));
     if (brief) {
-      const ranked = v.scores.map((s, seat) => ({ seat, total: s.total })).sort((a, b) => b.total - a.total);
-      out.push(el("ol", { class: "ranking" }, ranked.map((r) =>
-        el("li", {}, el("span", {}, seatName(g, r.seat)), el("span", { class: "total" }, String(r.total))))));
+      out.push(el("ol", { class: "ranking" }, ranking(g)));
       return out.filter(Boolean);
     }
     v.scores.forEach((s, seat) => {
@@ -77,5 +83,5 @@ const SCORESHEET = (() => {
     return out.filter(Boolean);
   }
 
-  return { breakdown, results, chip, solo };
+  return { breakdown, results, ranking, chip, solo };
 })();

@@ -125,10 +125,7 @@
     const deals = v.table_actions.filter((a) => a.type === "deal_table_card");
     $("deal").hidden = deals.length === 0;
     $("deal-buttons").replaceChildren(...deals.map((a) => el("button", { onclick: () => act(a) }, `${a.points} points`)));
-    const ranked = v.scores.map((s, seat) => ({ seat, total: s.total })).sort((a, b) => b.total - a.total);
-    $("ranking").replaceChildren(...ranked.map((r) => el("li", {},
-      el("span", {}, seatName(g, r.seat), g.seats[r.seat].name ? "" : el("span", { class: "muted" }, " (open seat)")),
-      el("span", { class: "total" }, String(r.total)))));
+    $("ranking").replaceChildren(...SCORESHEET.ranking(g));
     $("finish").hidden = v.ended;
     $("results").hidden = !v.ended;
     if (v.ended) $("result-body").replaceChildren(...SCORESHEET.results(g));
