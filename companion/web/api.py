@@ -144,16 +144,18 @@ def game_json(game_id: str) -> dict:
 
 def _device_for(game_id: str) -> dict:
     """What the device is doing, as ``game_id``'s pages show it: a roll another game waits
-    on is named as that game's, and is confirmed on that game's pages, not this one's."""
+    on is not theirs to confirm (its ``pending`` is left out), and is named as that game's."""
     device = hub().device_json()
     pending = device.get("pending")
-    if device["state"] == "needs confirmation" and pending and pending["game_id"] != game_id:
-        message = (
+    if not pending or pending["game_id"] == game_id:
+        return device
+    other = {**device, "pending": None}
+    if device["state"] == "needs confirmation":
+        other["message"] = (
             f"it is game {pending['game_id']}'s roll: confirm it on that game's table page "
             "or its phones"
         )
-        return {**device, "message": message, "pending": None}
-    return device
+    return other
 
 
 def _last_action(entry) -> dict | None:

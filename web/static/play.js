@@ -97,7 +97,7 @@
     act(action);
   });
   function showConfirm(g) {
-    const p = g.device && g.device.pending && g.device.pending.game_id === gameId ? g.device.pending : null;
+    const p = g.device && g.device.pending; // only ever this game's (the API leaves out another's)
     $("confirm").hidden = !p;
     TC.showPicture($("confirm-picture"), p);
     if (!p) { confirmShown = null; return; }

@@ -65,7 +65,7 @@
     $("device").className = `device${cls}`;
     // a finished game waits for no roll: the camera's rolls go to the game in play
     $("device").hidden = Boolean(g.view && g.view.ended);
-    const pending = d.pending && d.pending.game_id === gameId ? d.pending : null;
+    const pending = d.pending; // only ever this game's (the API leaves out another's)
     $("entry-help").hidden = !pending;
     $("camera-link").hidden = d.state === "no camera"; // nothing to see without one
     TC.showPicture($("entry-picture"), pending);
