@@ -27,6 +27,7 @@ class Hub:
         self._sessions: dict[str, Session] = {}
         self._streams: list[tuple[str, queue.Queue]] = []  # (game, queue), oldest first
         self._lock = threading.Lock()
+        self._closed = False  # serve is stopping: a stream opened now ends at once
         self.device = None  # the companion.device.Device feeding rolls, if one runs
         self.on_action: list = []  # callables(game_id) after every change to a game
         self._active: str | None = None
@@ -124,8 +125,11 @@ class Hub:
 
     def close(self) -> None:
         """End every live stream, so that the server's threads are free to stop: each would
-        otherwise wait out its heartbeat, and waitress gives up on them only after 5 s."""
+        otherwise wait out its heartbeat, and waitress gives up on them only after 5 s. A
+        stream that starts listening afterwards ends at once: a page's response has begun
+        (its "retry" line sent) before its stream listens, and serve may stop in between."""
         with self._lock:
+            self._closed = True
             streams, self._streams = self._streams, []
         for _, q in streams:
             q.put(_END)
@@ -134,6 +138,8 @@ class Hub:
         """Messages for ``game_id`` as they come; None every ``heartbeat`` seconds of quiet."""
         q: queue.Queue = queue.Queue()
         with self._lock:
+            if self._closed:
+                return
             while len(self._streams) >= self.max_streams:
                 self._streams.pop(0)[1].put(_END)
             self._streams.append((game_id, q))

@@ -3,6 +3,7 @@ open and unread never hold every thread of the server."""
 
 from __future__ import annotations
 
+import itertools
 import threading
 
 from companion.engine.store import EventStore
@@ -66,6 +67,18 @@ def test_closing_the_hub_ends_every_stream_at_once(tmp_path):
     hub.close()
     assert [ends(stream) for stream in streams] == [[], [], []]
     hub.announce(game, {"kind": "a"})  # no stream is left to hear it, or to hold a thread
+
+
+def test_a_stream_that_starts_listening_after_the_hub_closed_ends_at_once(tmp_path):
+    # A page's response sends its "retry" line before its stream listens: serve stopping in
+    # between left that stream waiting out its heartbeat, and waitress said "1 thread(s)
+    # still running" 5 s later.
+    hub = Hub(EventStore(tmp_path / "games.db"))
+    game = hub.create("first-island", 2, {}).game_id
+    late = hub.listen(game, heartbeat=0.01)  # begun, not yet listening
+    hub.close()
+    assert list(itertools.islice(late, 3)) == []
+    assert list(itertools.islice(hub.listen("*", heartbeat=0.01), 3)) == []
 
 
 def test_the_pages_of_finished_games_hear_of_a_new_game(tmp_path):
