@@ -439,12 +439,16 @@ class DiceReader:
                 "with these models",
                 code="vision/card-mismatch",
             )
-        # A second classifier asked about a die the first leaves unsure (``_second_opinion``).
-        opinion = card.get("second_opinion")
-        if opinion is not None and opinion.get("looks") not in LOOKS:
-            raise self._card_refuses(
-                models, "a second opinion", opinion, f"its looks are not {' or '.join(LOOKS)}"
-            )
+        # Other classifiers asked in turn about a die the first leaves unsure
+        # (``_second_opinion``): the card's ``second_opinion``, one or a list.
+        opinions = card.get("second_opinion") or []
+        if isinstance(opinions, dict):
+            opinions = [opinions]
+        for opinion in opinions:
+            if not isinstance(opinion, dict) or opinion.get("looks") not in LOOKS:
+                raise self._card_refuses(
+                    models, "a second opinion", opinion, f"its looks are not {' or '.join(LOOKS)}"
+                )
         opts = ort.SessionOptions()
         opts.intra_op_num_threads = threads
         opts.inter_op_num_threads = 1
@@ -461,15 +465,12 @@ class DiceReader:
                 f"cannot load the dice models from {models}: {exc}. Reinstall the "
                 "package, or run `make model` to rebuild them."
             ) from exc
-        self._opinion = None
-        if opinion is not None:
-            session = self._card_model(
-                models, "a second opinion", opinion, opinion.get("file"), opts
-            )
-            self._opinion = (session, opinion["looks"])
+        self._opinions = [
+            (self._card_model(models, "a second opinion", o, o.get("file"), opts), o["looks"])
+            for o in opinions
+        ]
         classifiers = [("dice-faces.onnx", self._faces)]
-        if self._opinion is not None:
-            classifiers.append((opinion["file"], self._opinion[0]))
+        classifiers += [(o["file"], s) for o, (s, _) in zip(opinions, self._opinions, strict=True)]
         for name, session in classifiers:
             side = session.get_inputs()[0].shape[2]
             if isinstance(side, int) and side != self.crop_size:
@@ -789,17 +790,16 @@ class DiceReader:
     def _second_opinion(self, crops: list[np.ndarray], probs: np.ndarray) -> np.ndarray:
         """``probs`` with each face still unsure taken as the geometric mean (renormalised)
         of its reading and the second classifier's (the card's ``second_opinion``) of the
-        same crop: two classifiers trained to look differently seldom doubt the same die."""
-        if self._opinion is None:
-            return probs
-        again = self._unsure(probs)
-        if not again:
-            return probs
-        session, looks = self._opinion
-        other = self._classify(session, [crops[i] for i in again], looks)[0]
-        probs = probs.copy()
-        mean = np.sqrt(probs[again] * other)
-        probs[again] = mean / np.maximum(mean.sum(1, keepdims=True), 1e-12)
+        same crop: two classifiers trained to look differently seldom doubt the same die.
+        A card naming several opinions asks each in turn about the faces still unsure."""
+        for session, looks in self._opinions:
+            again = self._unsure(probs)
+            if not again:
+                break
+            other = self._classify(session, [crops[i] for i in again], looks)[0]
+            probs = probs.copy()
+            mean = np.sqrt(probs[again] * other)
+            probs[again] = mean / np.maximum(mean.sum(1, keepdims=True), 1e-12)
         return probs
 
     def _unsure(self, probs: np.ndarray) -> list[int]:

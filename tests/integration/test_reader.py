@@ -573,10 +573,10 @@ def test_a_die_still_unsure_is_given_the_second_opinion(tmp_path):
     whose card names none asks nobody."""
     rng = np.random.default_rng(3)
     img, (die,) = render.scene(rng, 480, 640, faces=[render.Face("pips", 4)], size_range=(50, 70))
-    assert DiceReader(models_with_card(tmp_path / "none", second_opinion=None))._opinion is None
+    assert DiceReader(models_with_card(tmp_path / "none", second_opinion=None))._opinions == []
     sure = DiceReader(with_opinion(tmp_path / "sure"))
     unsure = DiceReader(with_opinion(tmp_path / "unsure", min_confidence=0.999999))
-    assert sure._opinion is not None and sure._opinion[1] == "upright"
+    assert len(sure._opinions) == 1 and sure._opinions[0][1] == "upright"
     for reader in (sure, unsure):
         asked = []
         classify = reader._classify
@@ -584,18 +584,79 @@ def test_a_die_still_unsure_is_given_the_second_opinion(tmp_path):
             asked.append((faces, len(crops), looks)) or classify(faces, crops, looks)
         )
         (got,) = reader.read_boxes(img, [die.box])
-        opinion = [a for a in asked if a[0] is reader._opinion[0]]
+        (session, _), *_ = reader._opinions
+        opinion = [a for a in asked if a[0] is session]
         if reader is sure:
             assert opinion == [] and got.value == 4
             continue
-        assert opinion == [(reader._opinion[0], 1, "upright")] and got.value is None
+        assert opinion == [(session, 1, "upright")] and got.value is None
         crop = crop_die(img, die.box)
         first = reader._look_again(img, [die.box], classify(reader._faces, [crop], "turns")[0])
-        other = classify(reader._opinion[0], [crop], "upright")[0]
+        other = classify(session, [crop], "upright")[0]
         mean = np.sqrt(first * other)
         want = mean / mean.sum()
         assert got.confidence == pytest.approx(float(want.max()), abs=1e-5)
         assert not np.isclose(float(first.max()), float(want.max()), atol=1e-4)
+
+
+def test_opinions_in_a_list_are_asked_in_turn_about_the_faces_still_unsure(tmp_path):
+    """A card may name several opinions: each is asked, in the card's order, only about the
+    faces the readings before it leave unsure, and its reading is folded in by the same
+    geometric mean. A face an opinion settles never asks the next."""
+    rng = np.random.default_rng(3)
+    faces = [render.Face("pips", 4), render.Face("pips", 2)]
+    img, dice = render.scene(rng, 480, 640, faces=faces, size_range=(50, 70))
+    boxes = [d.box for d in dice]
+    chain = [
+        {"file": "dice-opinion.onnx", "looks": "upright"},
+        {"file": "dice-opinion2.onnx", "looks": "turns"},
+    ]
+    models = with_opinion(tmp_path, chain, min_confidence=0.999999)
+    shutil.copy(models / "dice-faces.onnx", models / "dice-opinion2.onnx")
+    reader = DiceReader(models)
+    (first, _), (second, _) = reader._opinions
+    classify = reader._classify
+    crops = [crop_die(img, b) for b in boxes]
+    probs = reader._look_again(img, boxes, classify(reader._faces, crops, "turns")[0])
+    for session, looks in ((first, "upright"), (second, "turns")):
+        mean = np.sqrt(probs * classify(session, crops, looks)[0])
+        probs = mean / mean.sum(1, keepdims=True)
+
+    def asking(settle_first: bool):
+        """Read the boxes; with ``settle_first`` the first opinion is sure the first face it
+        is asked about (die 0: both are unsure, asked in box order) is a 4."""
+        asked = []
+
+        def spy(faces, crops, looks):
+            asked.append((faces, len(crops), looks))
+            p, e = classify(faces, crops, looks)
+            if faces is first and settle_first:
+                p = p.copy()
+                p[0] = np.eye(p.shape[1])[3]
+            return p, e
+
+        reader._classify = spy
+        try:
+            got = reader.read_boxes(img, boxes)
+        finally:
+            del reader._classify
+        return (
+            got,
+            [(n, looks) for s, n, looks in asked if s in (first, second)],
+            [s for s, _, _ in asked if s in (first, second)],
+        )
+
+    got, counts, sessions = asking(False)
+    assert sessions == [first, second] and counts == [(2, "upright"), (2, "turns")]
+    want = {(d.box, round(float(p.max()), 4)) for d, p in zip(dice, probs, strict=True)}
+    assert {(d.box, round(d.confidence, 4)) for d in got} == want
+    assert all(d.value is None for d in got)
+
+    # The first opinion settles die 0 (a sure 4): the second is asked only about die 1.
+    got, counts, sessions = asking(True)
+    assert sessions == [first, second] and counts == [(2, "upright"), (1, "turns")]
+    settled = {d.box: d for d in got}[dice[0].box]
+    assert settled.value == 4 and settled.confidence == pytest.approx(1.0)
 
 
 @pytest.mark.parametrize(
@@ -605,6 +666,17 @@ def test_a_die_still_unsure_is_given_the_second_opinion(tmp_path):
         ({"looks": "turns"}, "there is no file"),
         ({"file": "dice.json", "looks": "turns"}, r"it cannot be loaded \("),
         ({"file": "dice-opinion.onnx", "looks": "sideways"}, "its looks are not turns or upright"),
+        (
+            [
+                {"file": "dice-opinion.onnx", "looks": "turns"},
+                {"file": "gone.onnx", "looks": "turns"},
+            ],
+            "there is no file .*gone",
+        ),
+        (
+            [{"file": "dice-opinion.onnx", "looks": "turns"}, "dice-opinion.onnx"],
+            "its looks are not",
+        ),
     ],
 )
 def test_a_card_whose_second_opinion_is_not_there_is_refused(tmp_path, opinion, wrong):
