@@ -149,13 +149,28 @@ def check_light(frame) -> Check:
     return Check("light", "ok", f"colour, mean level {mean:.0f} of 255, no strong cast")
 
 
-def check_dice(frame, view: str) -> Check:
-    """How many dice the camera sees and how wide they are, against the width the reader
-    wants: the camera view's figures, for a person setting the camera up over SSH."""
+def dice_reader(view: str):
+    """The dice reader doctor's checks share (the models loaded once), or the error that
+    kept it from loading: the models check reports it, and the dice check names it."""
+    from companion.errors import CompanionError
     from companion.vision.reader import DiceReader
+
+    try:
+        return DiceReader(view=view)
+    except (CompanionError, ImportError, OSError) as exc:
+        return exc
+
+
+def check_dice(frame, view: str, reader=None) -> Check:
+    """How many dice the camera sees and how wide they are, against the width the reader
+    wants: the camera view's figures, for a person setting the camera up over SSH.
+    ``reader``: from ``dice_reader`` (by default one of its own)."""
     from companion.vision.watch import WANTED_PX, die_width
 
-    dice = DiceReader(view=view).read(frame)
+    reader = dice_reader(view) if reader is None else reader
+    if isinstance(reader, Exception):
+        return Check("dice", "warn", "not counted: the dice models do not load (see models)")
+    dice = reader.read(frame)
     h, w = frame.shape[:2]
     if not dice:
         return Check(
@@ -256,25 +271,28 @@ def check_pins(mock: bool) -> Check:
     return Check("pins", "ok", f"gpiozero pin factory {name}")
 
 
-def check_models() -> Check:
+def check_models(reader=None) -> Check:
+    """The dice models load and read a frame. ``reader``: from ``dice_reader`` (by default
+    one of its own, in the slanted view)."""
     import numpy as np
 
     from companion.errors import CompanionError
-    from companion.vision.reader import DiceReader
 
-    try:
-        reader = DiceReader()
-        t0 = time.perf_counter()
-        reader.read(np.full((480, 640, 3), 128, np.uint8))
-        ms = (time.perf_counter() - t0) * 1000
-    except (CompanionError, ImportError, OSError) as exc:
-        return Check(
-            "models",
-            "FAIL",
-            f"the dice models do not load: {exc}",
-            "reinstall the package (pip install --force-reinstall table-companion)",
-        )
-    return Check("models", "ok", f"dice models load and read a blank frame in {ms:.0f} ms")
+    reader = dice_reader("slanted") if reader is None else reader
+    if not isinstance(reader, Exception):
+        try:
+            t0 = time.perf_counter()
+            reader.read(np.full((480, 640, 3), 128, np.uint8))
+            ms = (time.perf_counter() - t0) * 1000
+            return Check("models", "ok", f"dice models load and read a blank frame in {ms:.0f} ms")
+        except (CompanionError, ImportError, OSError) as exc:
+            reader = exc
+    return Check(
+        "models",
+        "FAIL",
+        f"the dice models do not load: {reader}",
+        "reinstall the package (pip install --force-reinstall table-companion)",
+    )
 
 
 def check_taught_die(name: str, data_dir: Path) -> Check:
@@ -398,14 +416,18 @@ def run(cfg: Config, camera: str | None = None) -> list[Check]:
     frames: list = []
     spec = camera or cfg.camera.source
     camera_check = check_camera(spec, frames=frames)
+    from companion.vision.reader import VIEWS
+
+    # loaded once, for the dice in view and the models; an unknown view fails its own check
+    reader = dice_reader(cfg.camera.view if cfg.camera.view in VIEWS else "slanted")
     return [
         camera_check,
         *([check_view(cfg.camera.view)] if spec != "none" else []),
         *(check_light(frame) for frame in frames),
-        *(check_dice(frame, cfg.camera.view) for frame in frames),
+        *(check_dice(frame, cfg.camera.view, reader) for frame in frames),
         *([power] if (power := check_power()) is not None else []),
         check_pins(cfg.gpio.mock),
-        check_models(),
+        check_models(reader),
         *([check_taught_die(cfg.vision.die, data_dir)] if cfg.vision.die else []),
         *check_data(data_dir),
         check_port(cfg.web.host, cfg.web.port),

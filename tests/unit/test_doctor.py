@@ -146,6 +146,46 @@ def test_the_light_is_checked_only_when_the_camera_gives_a_frame(monkeypatch, tm
     assert not {"light", "view", "dice"} & set(without)
 
 
+@pytest.mark.parametrize("broken", ["models", "view"])
+def test_dice_models_that_do_not_load_are_reported_not_raised(monkeypatch, tmp_path, broken):
+    # doctor counted the dice in view with a reader of its own, before the models check: with
+    # the models gone (or a view the reader does not know) it stopped with a traceback, and
+    # the checks that say what is wrong were never printed.
+    from dataclasses import replace
+
+    from companion.config import Config
+
+    frame = cv2.imread(str(TABLE))
+
+    class Table(Fake):
+        def read(self):
+            return frame
+
+    monkeypatch.setattr("companion.vision.camera.open_camera", lambda spec: Table())
+    cfg = Config()
+    cfg = replace(cfg, storage=replace(cfg.storage, data_dir=str(tmp_path / "data")))
+    if broken == "models":
+        monkeypatch.setattr("companion.vision.reader.model_dir", lambda: tmp_path / "gone")
+    else:
+        cfg = replace(cfg, camera=replace(cfg.camera, view="sideways"))
+    from companion.vision import reader
+
+    made = []
+    init = reader.DiceReader.__init__
+    monkeypatch.setattr(
+        reader.DiceReader, "__init__", lambda self, *a, **k: made.append(k) or init(self, *a, **k)
+    )
+    checks = {c.name: c for c in doctor.run(cfg, camera="usb:0")}
+    assert len(made) == 1  # the models are loaded once, for the dice in view and the models
+    if broken == "models":
+        assert checks["models"].level == "FAIL" and "no dice models in" in checks["models"].detail
+        dice = checks["dice"]
+        assert dice.level == "warn" and "not counted: the dice models do not load" in dice.detail
+    else:  # the view's own check fails; the dice are counted as a slanted camera sees them
+        assert checks["view"].level == "FAIL" and checks["models"].level == "ok"
+        assert checks["dice"].level == "ok" and checks["dice"].detail.startswith("2 seen")
+
+
 def test_the_camera_view_is_said_and_an_unknown_one_fails():
     down = doctor.check_view("down")
     assert down.level == "ok" and 'view = "slanted"' in down.fix  # how to change it
