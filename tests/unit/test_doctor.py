@@ -126,7 +126,8 @@ def test_the_pis_power_flags_are_read_and_off_a_pi_there_is_no_power_check(monke
     assert doctor.check_power() is None  # not a Pi
 
 
-def test_the_light_is_checked_only_when_the_camera_gives_a_frame(monkeypatch, tmp_path):
+def camera_over_the_table(monkeypatch, tmp_path):
+    """A config whose camera gives the golden table frame (two dice), its data in tmp_path."""
     from dataclasses import replace
 
     from companion.config import Config
@@ -139,7 +140,11 @@ def test_the_light_is_checked_only_when_the_camera_gives_a_frame(monkeypatch, tm
 
     monkeypatch.setattr("companion.vision.camera.open_camera", lambda spec: Table())
     cfg = Config()
-    cfg = replace(cfg, storage=replace(cfg.storage, data_dir=str(tmp_path / "data")))
+    return replace(cfg, storage=replace(cfg.storage, data_dir=str(tmp_path / "data")))
+
+
+def test_the_light_is_checked_only_when_the_camera_gives_a_frame(monkeypatch, tmp_path):
+    cfg = camera_over_the_table(monkeypatch, tmp_path)
     names = [c.name for c in doctor.run(cfg, camera="usb:0")]
     assert names[:4] == ["camera", "view", "light", "dice"]
     without = [c.name for c in doctor.run(cfg, camera="none")]
@@ -153,23 +158,13 @@ def test_dice_models_that_do_not_load_are_reported_not_raised(monkeypatch, tmp_p
     # the checks that say what is wrong were never printed.
     from dataclasses import replace
 
-    from companion.config import Config
+    from companion.vision import reader
 
-    frame = cv2.imread(str(TABLE))
-
-    class Table(Fake):
-        def read(self):
-            return frame
-
-    monkeypatch.setattr("companion.vision.camera.open_camera", lambda spec: Table())
-    cfg = Config()
-    cfg = replace(cfg, storage=replace(cfg.storage, data_dir=str(tmp_path / "data")))
+    cfg = camera_over_the_table(monkeypatch, tmp_path)
     if broken == "models":
         monkeypatch.setattr("companion.vision.reader.model_dir", lambda: tmp_path / "gone")
     else:
         cfg = replace(cfg, camera=replace(cfg.camera, view="sideways"))
-    from companion.vision import reader
-
     made = []
     init = reader.DiceReader.__init__
     monkeypatch.setattr(
