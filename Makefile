@@ -11,7 +11,7 @@ FONTS := /usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf
 DICE_DATA ?= ../shared/data/dice
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test lint bench model model-detector model-faces model-opinion clean
+.PHONY: run test lint bench model model-detector model-faces model-opinion model-fonted clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -71,33 +71,40 @@ bench: $(STAMP) $(HELDOUT_FONTS)
 # - the classifier: five stages, with the epanemu photos' dice kept upright (read in three
 #   upright looks);
 # - its second opinion, asked about a die the classifier leaves unsure: the same five stages
-#   with every die in quarter turns (read in quarter turns).
+#   with every die in quarter turns (read in quarter turns);
+# - its third, asked about a die both leave unsure: the classifier's five upright stages with
+#   three numerals in four drawn in models/recipe/fonts.txt's fonts, and a sixth with more
+#   of them in OpenCV's faces (session 46's C23, models/README.md).
 # Each classifier's third stage learns from the hard "not a die" crops that a small detector
 # and its own second stage find (the classifier's: the coarse detector; the opinion's: the
 # coarse detector's second stage); the fourth and fifth stages are for numeral faces. The
-# detector and both classifiers are then quantized to 8-bit integers
+# detector and the three classifiers are then quantized to 8-bit integers
 # (models/recipe/quantize.py), calibrated on the train photos, and the thresholds picked.
-# About eight hours on 2 cores (estimated from each stage's logged time; not run end to end).
+# About nine to ten hours on 2 cores (estimated from each stage's logged time; the third
+# classifier's six stages took about an hour at two threads in sessions 40 and 41); not run
+# end to end.
 # `make model MODELS=DIR` writes a candidate into DIR instead of over the shipped models;
 # compare it with `companion bench vision --split dev --models DIR --against models` (photo
 # by photo: the dev photos each reads entirely right and the other not). DIR starts from the shipped
 # card, so the reader's own settings in it (faint peaks, the second look and opinion) are kept.
 # `make model MODELS=DIR CKPT=DIR2 TRAIN_FLAGS="--max-steps 12 --synthetic 40"` is a smoke run:
-# every stage, the quantizations and the calibration, a few steps each (6 minutes on 2 cores,
-# measured), to check that the recipe runs end to end; its models are of no use.
+# every stage, the quantizations and the calibration, a few steps each (10 minutes on 2 cores,
+# measured in session 46), to check that the recipe runs end to end; its models are of no use.
 TRAIN := $(BIN)/python models/recipe/train.py --data $(DICE_DATA) --threads 1 $(TRAIN_FLAGS)
 MODELS ?= models
 CKPT ?= artifacts/model-checkpoints
 DETECTOR2 := $(CKPT)/detector-stage2
 COARSE := $(CKPT)/coarse
 OPINION := $(CKPT)/opinion
+FONTED := $(CKPT)/fonted
+FONTS_TRAIN := --upright epanemu --fonts models/recipe/fonts.txt
 
 model: $(STAMP)
 	$(BIN)/pip install --quiet -e '.[dev,train]'
 	rm -rf $(CKPT)
 	mkdir -p $(MODELS)
 	test -f $(MODELS)/dice.json || cp models/dice.json $(MODELS)/dice.json
-	$(MAKE) -j2 model-detector model-faces model-opinion
+	$(MAKE) -j2 model-detector model-faces model-opinion model-fonted
 	cp $(COARSE)/dice-detector.onnx $(MODELS)/dice-coarse.onnx
 	cp $(MODELS)/dice-detector.onnx $(CKPT)/dice-detector-float.onnx
 	cp $(MODELS)/dice-faces.onnx $(CKPT)/dice-faces-float.onnx
@@ -109,6 +116,9 @@ model: $(STAMP)
 	$(BIN)/python models/recipe/quantize.py --data $(DICE_DATA) \
 		--float $(OPINION)/dice-faces.onnx --out $(OPINION)/dice-faces-int8.onnx
 	cp $(OPINION)/dice-faces-int8.onnx $(MODELS)/dice-opinion.onnx
+	$(BIN)/python models/recipe/quantize.py --data $(DICE_DATA) \
+		--float $(FONTED)/last/dice-faces.onnx --out $(FONTED)/last/dice-faces-int8.onnx
+	cp $(FONTED)/last/dice-faces-int8.onnx $(MODELS)/dice-opinion2.onnx
 	$(BIN)/python -m companion bench vision --data $(DICE_DATA) --calibrate --models $(MODELS)
 
 model-detector:
@@ -153,6 +163,14 @@ model-faces: $(COARSE)/detector.pt
 
 model-opinion: $(DETECTOR2)/detector.pt
 	$(call faces-stages,$(OPINION),$(OPINION)/stages,,$(DETECTOR2))
+
+# the third classifier: the five upright stages with numerals in many fonts (three in four),
+# then a sixth from the fifth with fewer of them there (more in OpenCV's own faces)
+model-fonted: $(COARSE)/detector.pt
+	$(call faces-stages,$(FONTED)/s5,$(FONTED),$(FONTS_TRAIN),$(COARSE))
+	$(TRAIN) --only faces $(FONTS_TRAIN) --font-share 0.4 --faces-steps 4000 \
+		--init-faces $(FONTED)/faces.pt --rendered-share 0.5 --numerals 8 \
+		--mine-with $(FONTED)/mine --out $(FONTED)/last --checkpoints $(FONTED)/last
 
 clean:
 	rm -rf $(VENV) $(ARM64) build dist *.egg-info

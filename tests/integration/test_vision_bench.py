@@ -391,6 +391,31 @@ def test_the_numerals_benchmark_reads_dice_in_each_font_family(monkeypatch):
     assert out["opencv_faces"]["right"] >= 10
 
 
+def test_the_third_classifier_reads_numerals_in_fonts_the_first_two_never_learned(tmp_path):
+    """The shipped card's last opinion (dice-opinion2.onnx, trained with numerals in many
+    fonts, DejaVu among them) reads numerals the first two leave unsure: the same dice read
+    with the card's first opinion only are read right less often, and never wrong less."""
+    from companion.vision import render
+    from companion.vision.evaluate import bench_numerals
+
+    dejavu = Path("/usr/share/fonts/truetype/dejavu")  # fonts-dejavu-core: make test installs it
+    names = ["Sans", "Sans-Bold", "Serif", "Serif-Bold", "SansMono"]
+    fonts = render.NumeralFonts([dejavu / f"DejaVu{name}.ttf" for name in names])
+    shutil.copytree(model_dir(), tmp_path / "models", ignore=shutil.ignore_patterns("__*"))
+    card = json.loads((tmp_path / "models" / "dice.json").read_text())
+    assert [o["file"] for o in card["second_opinion"]] == [
+        "dice-opinion.onnx",
+        "dice-opinion2.onnx",
+    ]
+    card["second_opinion"] = card["second_opinion"][:1]
+    (tmp_path / "models" / "dice.json").write_text(json.dumps(card))
+    shipped = bench_numerals(fonts, seeds=3)["all"]
+    first_only = bench_numerals(fonts, tmp_path / "models", seeds=3)["all"]
+    assert shipped["dice"] == first_only["dice"] == 54
+    assert shipped["right"] >= first_only["right"] + 5, (shipped, first_only)
+    assert shipped["wrong"] <= first_only["wrong"], (shipped, first_only)
+
+
 def test_the_numerals_benchmark_says_what_is_wrong_with_its_fonts(tmp_path, capsys):
     assert main(["bench", "numerals"]) == 2
     assert "pass --fonts with a list of font files" in capsys.readouterr().err
