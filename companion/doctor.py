@@ -412,12 +412,12 @@ def check_clock(now: float | None = None) -> Check:
 
 
 def run(cfg: Config, camera: str | None = None) -> list[Check]:
+    from companion.vision.reader import VIEWS
+
     data_dir = Path(cfg.storage.data_dir).expanduser()
     frames: list = []
     spec = camera or cfg.camera.source
     camera_check = check_camera(spec, frames=frames)
-    from companion.vision.reader import VIEWS
-
     # loaded once, for the dice in view and the models; an unknown view fails its own check
     reader = dice_reader(cfg.camera.view if cfg.camera.view in VIEWS else "slanted")
     return [
