@@ -12,7 +12,7 @@ the whole die (top and side faces), in pixels of the returned image.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -652,9 +652,22 @@ def roll_sequence(
     For each roll: a hand sweeps across, the dice tumble (moving, blurred) and then
     lie still for ``rest_frames`` frames showing ``values``.
     """
+    return list(roll_frames(seed, values_per_roll, h, w, rest_frames, kind))
+
+
+def roll_frames(
+    seed: int,
+    values_per_roll: list[list[int]],
+    h: int = 480,
+    w: int = 640,
+    rest_frames: int = 12,
+    kind: str = "pips",
+) -> Iterator[np.ndarray]:
+    """``roll_sequence``'s frames one at a time, as they are drawn: the demo writes each
+    to disk at once, where the whole list held about 100 MB (114 frames of 640x480)."""
     rng = np.random.default_rng(seed)
     table = lighting(rng, background(rng, h, w))
-    frames: list[np.ndarray] = []
+    drawn = 0
     size = 0.09 * min(h, w)
     for values in values_per_roll:
         faces = [Face(kind, v) for v in values]
@@ -683,12 +696,14 @@ def roll_sequence(
                     skin.tolist(),
                     -1,
                 )
-            frames.append(finish(rng, img, blur=2.0, jpeg=False))
+            drawn += 1
+            yield finish(rng, img, blur=2.0, jpeg=False)
         for _ in range(3):  # tumbling
             img = table.copy()
             for x, y, s in place(rng, h, w, len(faces), (size, size * 1.1)):
                 draw_die(rng, img, random_face(rng, (kind,)), (x, y), s, slant=0.1)
-            frames.append(finish(rng, img, blur=2.5, jpeg=False))
+            drawn += 1
+            yield finish(rng, img, blur=2.5, jpeg=False)
         img = table.copy()
         spots = place(rng, h, w, len(faces), (size, size * 1.1))
         state = rng.bit_generator.state
@@ -698,5 +713,5 @@ def roll_sequence(
             sub = np.random.default_rng(int(rng.integers(1 << 30)))
             for face, (x, y, s) in zip(faces, spots, strict=False):
                 draw_die(sub, still, face, (x, y), s, slant=0.1)
-            frames.append(finish(np.random.default_rng(len(frames)), still, blur=0.5, jpeg=False))
-    return frames
+            yield finish(np.random.default_rng(drawn), still, blur=0.5, jpeg=False)
+            drawn += 1

@@ -488,6 +488,24 @@ def test_the_demo_frames_are_drawn_again_when_one_is_lost(tmp_path, monkeypatch)
     assert {p.name: p.read_bytes() for p in sorted(folder.glob("frame-*.jpg"))} == drawn
 
 
+def test_the_demo_frames_are_drawn_and_written_one_at_a_time(tmp_path):
+    # All 114 frames used to be drawn into a list before the first was written: about 100 MB
+    # more at `make run`'s first start (a Pi Zero 2 W has 512 MB in all).
+    import tracemalloc
+
+    import companion.demo
+
+    tracemalloc.start()
+    try:
+        demo_frames(tmp_path / "demo")
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    frame = 480 * 640 * 3  # bytes; the renderer's float work takes a few frames' worth more
+    every = len(companion.demo.ROLLS) * FRAMES_PER_ROLL
+    assert peak < every * frame, f"{peak / frame:.0f} frames' worth held at once, of {every}"
+
+
 def test_a_settled_roll_enters_the_game_as_a_camera_chance_action(demo_folder, tmp_path):
     device, session = device_for(demo_folder, tmp_path)
     states = run_frames(device, FRAMES_PER_ROLL)  # the first roll
