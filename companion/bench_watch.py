@@ -35,7 +35,7 @@ def rss_mb() -> float:
 
 
 def bench_watch(rest_frames: int = 100) -> dict:
-    frames = roll_sequence(7, [ROLL], rest_frames=rest_frames)
+    frames = list(roll_sequence(7, [ROLL], rest_frames=rest_frames))
     count = len(frames)
     with tempfile.TemporaryDirectory() as tmp:
         for i, frame in enumerate(frames):

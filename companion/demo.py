@@ -48,12 +48,12 @@ def demo_frames(folder: Path) -> Path:
         whole = False
     if whole:
         return folder
-    from companion.vision.render import roll_frames
+    from companion.vision.render import roll_sequence
 
     folder.mkdir(parents=True, exist_ok=True)
     stamp.unlink(missing_ok=True)  # until every frame is written again
     log.info("drawing the demo camera's frames in %s (once)", folder)
-    for name, frame in zip(names, roll_frames(2024, ROLLS), strict=True):
+    for name, frame in zip(names, roll_sequence(2024, ROLLS), strict=True):
         jpeg = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 90])[1]
         (folder / name).write_bytes(jpeg.tobytes())  # an OSError (a full disk) is raised
     stamp.write_text(json.dumps(want))

@@ -646,25 +646,14 @@ def roll_sequence(
     w: int = 640,
     rest_frames: int = 12,
     kind: str = "pips",
-) -> list[np.ndarray]:
-    """Frames of dice being rolled again and again on one table, for the demo and tests.
+) -> Iterator[np.ndarray]:
+    """Frames of dice being rolled again and again on one table, for the demo and tests,
+    one at a time as they are drawn (the demo writes each to disk at once: its 114 frames
+    of 640x480 in a list held about 100 MB).
 
     For each roll: a hand sweeps across, the dice tumble (moving, blurred) and then
     lie still for ``rest_frames`` frames showing ``values``.
     """
-    return list(roll_frames(seed, values_per_roll, h, w, rest_frames, kind))
-
-
-def roll_frames(
-    seed: int,
-    values_per_roll: list[list[int]],
-    h: int = 480,
-    w: int = 640,
-    rest_frames: int = 12,
-    kind: str = "pips",
-) -> Iterator[np.ndarray]:
-    """``roll_sequence``'s frames one at a time, as they are drawn: the demo writes each
-    to disk at once, where the whole list held about 100 MB (114 frames of 640x480)."""
     rng = np.random.default_rng(seed)
     table = lighting(rng, background(rng, h, w))
     drawn = 0

@@ -299,7 +299,7 @@ def test_watch_reads_a_video_or_a_replay_to_its_end_and_stops(config, tmp_path, 
     # A recorded game: at its end watch used to say "stopped giving frames (unplugged?)",
     # open it again two seconds later and print its rolls once more, for ever; a folder of
     # frames started again at once.
-    frames = render.roll_sequence(99, ROLLS[:1])
+    frames = list(render.roll_sequence(99, ROLLS[:1]))
     video = tmp_path / "game.avi"
     writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 10, (640, 480))
     for frame in frames:
@@ -324,7 +324,7 @@ def test_watch_reads_a_video_or_a_replay_to_its_end_and_stops(config, tmp_path, 
 def test_watch_gives_a_roll_left_to_confirm_again_once_a_second_look_reads_it(
     config, tmp_path, capsys
 ):
-    frames = render.roll_sequence(99, ROLLS[:1])
+    frames = list(render.roll_sequence(99, ROLLS[:1]))
     rest = frames[-1]
     hidden = rest.copy()  # the die at the left hidden as the camera's noise would flicker it
     x0, y0, x1, y1 = min((d.box for d in DiceReader().read(rest)), key=lambda b: b[0])
@@ -374,7 +374,7 @@ class CountingReader(DiceReader):
 
 
 def test_dice_left_at_rest_are_not_read_again_until_the_picture_changes(tmp_path):
-    frames = render.roll_sequence(99, ROLLS)
+    frames = list(render.roll_sequence(99, ROLLS))
     per_roll = len(frames) // len(ROLLS)
     rng = np.random.default_rng(3)
     # the first roll's dice left on the table for 40 frames, with a camera's sensor noise
@@ -404,7 +404,7 @@ def test_dice_left_at_rest_are_not_read_again_until_the_picture_changes(tmp_path
 
 
 def test_dice_of_a_roll_left_unsure_are_read_a_few_windows_more_then_left_alone(tmp_path):
-    frames = render.roll_sequence(99, ROLLS[:1])
+    frames = list(render.roll_sequence(99, ROLLS[:1]))
     rng = np.random.default_rng(4)
     left = [
         np.clip(frames[-1] + rng.normal(0, 2, frames[0].shape), 0, 255).astype(np.uint8)
