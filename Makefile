@@ -76,10 +76,11 @@ bench: $(STAMP) $(HELDOUT_FONTS)
 #   three numerals in four drawn in models/recipe/fonts.txt's fonts, and a sixth with more
 #   of them in OpenCV's faces (session 46's C23, models/README.md).
 # Each classifier's third stage learns from the hard "not a die" crops that a small detector
-# and its own second stage find (the classifier's: the coarse detector; the opinion's: the
-# coarse detector's second stage); the fourth and fifth stages are for numeral faces. The
-# detector and the three classifiers are then quantized to 8-bit integers
-# (models/recipe/quantize.py), calibrated on the train photos, and the thresholds picked.
+# and its own second stage find (the classifier's and the font-trained one's: the coarse
+# detector; the opinion's: the coarse detector's second stage); the fourth and fifth stages
+# are for numeral faces. The detector and the three classifiers are then quantized to 8-bit
+# integers (models/recipe/quantize.py), calibrated on the train photos, and the thresholds
+# picked.
 # About nine to ten hours on 2 cores (estimated from each stage's logged time; the third
 # classifier's six stages took about an hour at two threads in sessions 40 and 41); not run
 # end to end.
