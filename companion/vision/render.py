@@ -656,7 +656,7 @@ def roll_sequence(
     """
     rng = np.random.default_rng(seed)
     table = lighting(rng, background(rng, h, w))
-    drawn = 0
+    drawn = 0  # frames given so far: a still frame's sensor noise is seeded by its number
     size = 0.09 * min(h, w)
     for values in values_per_roll:
         faces = [Face(kind, v) for v in values]
@@ -685,14 +685,14 @@ def roll_sequence(
                     skin.tolist(),
                     -1,
                 )
-            drawn += 1
             yield finish(rng, img, blur=2.0, jpeg=False)
+            drawn += 1
         for _ in range(3):  # tumbling
             img = table.copy()
             for x, y, s in place(rng, h, w, len(faces), (size, size * 1.1)):
                 draw_die(rng, img, random_face(rng, (kind,)), (x, y), s, slant=0.1)
-            drawn += 1
             yield finish(rng, img, blur=2.5, jpeg=False)
+            drawn += 1
         img = table.copy()
         spots = place(rng, h, w, len(faces), (size, size * 1.1))
         state = rng.bit_generator.state
