@@ -15,7 +15,9 @@ Small ONNX models, run by onnxruntime (see models/README.md, the model card):
 
 A die whose best class is below ``min_confidence`` is reported unsure (value None),
 never guessed; a card may name a second classifier asked about such a die first
-(``second_opinion``). Boxes are in pixels of the original picture, whatever its size.
+(``second_opinion``), and one that reads again every die read with confidence and makes it
+unsure where it surely reads another face (``veto``). Boxes are in pixels of the original
+picture, whatever its size.
 """
 
 from __future__ import annotations
@@ -471,6 +473,27 @@ class DiceReader:
         ]
         classifiers = [("dice-faces.onnx", self._faces)]
         classifiers += [(o["file"], s) for o, (s, _) in zip(opinions, self._opinions, strict=True)]
+        # A classifier that reads again every face read with confidence, and makes it unsure
+        # where it reads another face with at least its confidence (``_vetoed``): the card's
+        # ``veto``, ``{"file": ..., "looks": ..., "confidence": ...}``.
+        self._veto = None
+        veto = card.get("veto")
+        if veto is not None:
+            confidence = veto.get("confidence") if isinstance(veto, dict) else None
+            if not isinstance(confidence, (int, float)) or not 0 < confidence <= 1:
+                raise self._card_refuses(
+                    models, "a veto", veto, "it gives no confidence between 0 and 1"
+                )
+            if veto.get("looks") not in LOOKS:
+                raise self._card_refuses(
+                    models, "a veto", veto, f"its looks are not {' or '.join(LOOKS)}"
+                )
+            named = dict(classifiers)  # a classifier the card also asks for an opinion is
+            session = named.get(veto.get("file"))  # loaded once
+            if session is None:
+                session = self._card_model(models, "a veto", veto, veto.get("file"), opts)
+                classifiers.append((veto["file"], session))
+            self._veto = (session, veto["looks"], float(confidence))
         for name, session in classifiers:
             side = session.get_inputs()[0].shape[2]
             if isinstance(side, int) and side != self.crop_size:
@@ -745,11 +768,13 @@ class DiceReader:
         if self.custom is None:
             probs, emb = self._run(crops)
             probs = self._second_opinion(crops, self._look_again(img, boxes, probs))
+            vetoed = self._vetoed(crops, probs)
         else:  # the standard reading and the symbol's embedding, in one run
             probs, emb = self._run(crops + [symbol_crop(c) for c in crops], "turns")
             probs, emb = probs[: len(crops)], emb[len(crops) :]
+            vetoed = {}
         dice: list[DieReading | None] = []
-        for box, p, e in zip(boxes, probs, emb, strict=True):
+        for i, (box, p, e) in enumerate(zip(boxes, probs, emb, strict=True)):
             label, conf = self.classes[int(p.argmax())], float(p.max())
             if self.custom is not None:
                 # The game is played with the taught dice: a die that is none of the taught
@@ -767,6 +792,8 @@ class DiceReader:
                 dice.append(None)
             elif conf < self.min_confidence:
                 dice.append(DieReading(box, None, conf, "unsure"))
+            elif i in vetoed:
+                dice.append(DieReading(box, None, vetoed[i], "unsure"))
             else:
                 value = DOT_VALUE[label[4:]] if label.startswith("dot-") else int(label)
                 dice.append(DieReading(box, value, conf, label))
@@ -801,6 +828,30 @@ class DiceReader:
             mean = np.sqrt(probs[again] * other)
             probs[again] = mean / np.maximum(mean.sum(1, keepdims=True), 1e-12)
         return probs
+
+    def _vetoed(self, crops: list[np.ndarray], probs: np.ndarray) -> dict[int, float]:
+        """The faces read with confidence that the card's ``veto`` classifier reads, with at
+        least the veto's confidence, as another face, each with the lower of the two
+        classifiers' probabilities of the face read: such a die is reported unsure, for a
+        player to confirm, rather than risk a silent misread that changes a score."""
+        if self._veto is None:
+            return {}
+        session, looks, confidence = self._veto
+        nod = self.classes.index("not-a-die")
+        read = probs.argmax(1)
+        sure = [
+            i
+            for i, p in enumerate(probs)
+            if read[i] != nod and float(p.max()) >= self.min_confidence
+        ]
+        if not sure:
+            return {}
+        other = self._classify(session, [crops[i] for i in sure], looks)[0]
+        return {
+            i: min(float(probs[i, read[i]]), float(o[read[i]]))
+            for i, o in zip(sure, other, strict=True)
+            if int(o.argmax()) not in (nod, read[i]) and float(o.max()) >= confidence
+        }
 
     def _unsure(self, probs: np.ndarray) -> list[int]:
         """The rows whose best class is a face but under ``min_confidence``."""

@@ -559,8 +559,9 @@ def test_a_card_whose_crop_size_is_not_its_classifiers_is_refused(tmp_path):
 def with_opinion(tmp_path, opinion=None, **change) -> Path:
     """A copy of the shipped models whose card names a second opinion (by default the
     shipped classifier again, as dice-opinion.onnx, read upright where the card reads it in
-    turns, so the two readings differ)."""
+    turns, so the two readings differ), and no veto unless ``change`` names one."""
     opinion = opinion or {"file": "dice-opinion.onnx", "looks": "upright"}
+    change = {"veto": None, **change}
     models = models_with_card(tmp_path, second_opinion=opinion, looks="turns", **change)
     shutil.copy(models / "dice-faces.onnx", models / "dice-opinion.onnx")
     return models
@@ -701,6 +702,101 @@ def test_a_second_opinion_that_reads_another_crop_size_is_refused(tmp_path):
     onnx.save(made, str(models / "dice-opinion.onnx"))
     with pytest.raises(VisionError, match=r"crop_size 48, but .*dice-opinion.onnx reads 64x64"):
         DiceReader(models)
+
+
+def with_veto(tmp_path, veto=None, **change) -> Path:
+    """A copy of the shipped models whose card names a veto (by default the shipped
+    classifier again, as dice-veto.onnx, read upright with confidence 0.7)."""
+    veto = veto or {"file": "dice-veto.onnx", "looks": "upright", "confidence": 0.7}
+    models = models_with_card(tmp_path, veto=veto, **change)
+    shutil.copy(models / "dice-faces.onnx", models / "dice-veto.onnx")
+    return models
+
+
+def test_a_face_read_with_confidence_that_the_veto_reads_as_another_is_made_unsure(tmp_path):
+    """The card's "veto": every face read with confidence is read again by the veto's
+    classifier; where that reads another face with at least the veto's confidence, the die is
+    reported unsure (confidence: the lower of the two classifiers' for the face read), for a
+    player to confirm. The veto reading the same face, another face less surely, or "not a
+    die", changes nothing, and it is never asked about a face already unsure."""
+    rng = np.random.default_rng(3)
+    faces = [render.Face("pips", 4), render.Face("pips", 2)]
+    img, dice = render.scene(rng, 480, 640, faces=faces, size_range=(50, 70))
+    boxes = [d.box for d in dice]
+    assert DiceReader(models_with_card(tmp_path / "none", veto=None))._veto is None
+    reader = DiceReader(with_veto(tmp_path / "veto"))
+    session, looks, confidence = reader._veto
+    assert looks == "upright" and confidence == 0.7
+    plain = {d.box: d for d in reader.read_boxes(img, boxes)}  # the veto agrees with itself
+    assert sorted(d.value for d in plain.values()) == [2, 4]
+    four = plain[dice[0].box]
+    classes = reader.classes
+    classify = reader._classify
+
+    def vetoing(says: dict[str, float]):
+        """Read the boxes with the veto's classifier saying ``says`` about every crop."""
+        asked = []
+
+        def spy(faces, crops, looks):
+            p, e = classify(faces, crops, looks)
+            if faces is session:
+                asked.append((len(crops), looks))
+                p = np.zeros_like(p)
+                for name, share in says.items():
+                    p[:, classes.index(name)] = share
+            return p, e
+
+        reader._classify = spy
+        try:
+            return {d.box: d for d in reader.read_boxes(img, boxes)}, asked
+        finally:
+            del reader._classify
+
+    got, asked = vetoing({"5": 0.75, "4": 0.25})
+    assert asked == [(2, "upright")]  # both dice were read with confidence
+    assert got[dice[0].box].value is None and got[dice[0].box].face == "unsure"
+    assert got[dice[0].box].confidence == pytest.approx(0.25)
+    assert got[dice[1].box].value is None  # the 2 as well: the veto reads a 5 there too
+    for says in ({"5": 0.65, "4": 0.35}, {"4": 0.9, "5": 0.1}, {"not-a-die": 0.95, "5": 0.05}):
+        got, _ = vetoing(says)
+        assert got[dice[0].box] == four, says
+
+    # A face the reader leaves unsure is never asked about: nothing is read with confidence.
+    unsure = DiceReader(with_veto(tmp_path / "unsure", min_confidence=0.999999))
+    reader, session = unsure, unsure._veto[0]
+    classify = unsure._classify
+    got, asked = vetoing({"5": 0.75, "4": 0.25})
+    assert asked == [] and all(d.value is None for d in got.values())
+
+
+def test_a_veto_that_is_also_an_opinion_is_loaded_once(tmp_path):
+    models = with_opinion(
+        tmp_path, veto={"file": "dice-opinion.onnx", "looks": "turns", "confidence": 0.7}
+    )
+    reader = DiceReader(models)
+    assert reader._veto[0] is reader._opinions[0][0] and reader._veto[1] == "turns"
+
+
+@pytest.mark.parametrize(
+    "veto, wrong",
+    [
+        ({"file": "no-such.onnx", "looks": "turns", "confidence": 0.7}, "there is no file"),
+        ({"looks": "turns", "confidence": 0.7}, "there is no file"),
+        ({"file": "dice-veto.onnx", "looks": "sideways", "confidence": 0.7}, "its looks are"),
+        ({"file": "dice-veto.onnx", "looks": "turns"}, "it gives no confidence between 0 and 1"),
+        ({"file": "dice-veto.onnx", "looks": "turns", "confidence": 7}, "it gives no confidence"),
+        (
+            {"file": "dice-veto.onnx", "looks": "turns", "confidence": "0.7"},
+            "it gives no confidence",
+        ),
+        ("dice-veto.onnx", "it gives no confidence"),
+    ],
+)
+def test_a_card_whose_veto_cannot_be_used_is_refused(tmp_path, veto, wrong):
+    models = with_veto(tmp_path, veto)
+    with pytest.raises(VisionError, match=f"names a veto .*, but {wrong}") as err:
+        DiceReader(models)
+    assert err.value.code == "vision/card-mismatch"
 
 
 def with_coarse(tmp_path, name="dice-coarse.onnx") -> Path:
