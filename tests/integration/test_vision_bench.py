@@ -416,6 +416,32 @@ def test_the_third_classifier_reads_numerals_in_fonts_the_first_two_never_learne
     assert shipped["wrong"] <= first_only["wrong"], (shipped, first_only)
 
 
+def test_the_veto_makes_numerals_misread_with_confidence_unsure(tmp_path):
+    """The shipped card's veto (dice-opinion2.onnx read again on every face read with
+    confidence): numerals in fonts the first classifier never learned, which it reads as
+    another face with confidence (a 5 as a 3, a 6 as a 5), are reported unsure instead, for a
+    player to confirm; the same dice read without the veto are wrong with confidence at least
+    twice as often, and read right no more often."""
+    from companion.vision import render
+    from companion.vision.evaluate import bench_numerals
+
+    dejavu = Path("/usr/share/fonts/truetype/dejavu")  # fonts-dejavu-core: make test installs it
+    names = ["Sans", "Sans-Bold", "Serif", "Serif-Bold", "SansMono"]
+    fonts = render.NumeralFonts([dejavu / f"DejaVu{name}.ttf" for name in names])
+    shutil.copytree(model_dir(), tmp_path / "models", ignore=shutil.ignore_patterns("__*"))
+    card = json.loads((tmp_path / "models" / "dice.json").read_text())
+    assert card["veto"] == {"file": "dice-opinion2.onnx", "looks": "upright", "confidence": 0.7}
+    del card["veto"]
+    (tmp_path / "models" / "dice.json").write_text(json.dumps(card))
+    shipped = bench_numerals(fonts, seeds=3)["all"]
+    no_veto = bench_numerals(fonts, tmp_path / "models", seeds=3)["all"]
+    assert shipped["dice"] == no_veto["dice"] == 54
+    assert no_veto["wrong"] >= 4, no_veto  # there is something to veto
+    assert 2 * shipped["wrong"] <= no_veto["wrong"], (shipped, no_veto)
+    assert shipped["right"] >= no_veto["right"] - 2, (shipped, no_veto)
+    assert shipped["unsure"] > no_veto["unsure"], (shipped, no_veto)
+
+
 def test_the_numerals_benchmark_says_what_is_wrong_with_its_fonts(tmp_path, capsys):
     assert main(["bench", "numerals"]) == 2
     assert "pass --fonts with a list of font files" in capsys.readouterr().err
