@@ -480,7 +480,8 @@ class DiceReader:
         veto = card.get("veto")
         if veto is not None:
             confidence = veto.get("confidence") if isinstance(veto, dict) else None
-            if not isinstance(confidence, (int, float)) or not 0 < confidence <= 1:
+            number = isinstance(confidence, (int, float)) and not isinstance(confidence, bool)
+            if not number or not 0 < confidence <= 1:
                 raise self._card_refuses(
                     models, "a veto", veto, "it gives no confidence between 0 and 1"
                 )
@@ -488,8 +489,8 @@ class DiceReader:
                 raise self._card_refuses(
                     models, "a veto", veto, f"its looks are not {' or '.join(LOOKS)}"
                 )
-            named = dict(classifiers)  # a classifier the card also asks for an opinion is
-            session = named.get(veto.get("file"))  # loaded once
+            # A classifier the card also asks for an opinion is loaded once.
+            session = dict(classifiers).get(veto.get("file"))
             if session is None:
                 session = self._card_model(models, "a veto", veto, veto.get("file"), opts)
                 classifiers.append((veto["file"], session))

@@ -790,6 +790,7 @@ def test_a_veto_that_is_also_an_opinion_is_loaded_once(tmp_path):
             "it gives no confidence",
         ),
         ("dice-veto.onnx", "it gives no confidence"),
+        ({"file": "dice-veto.onnx", "looks": "turns", "confidence": True}, "it gives no"),
     ],
 )
 def test_a_card_whose_veto_cannot_be_used_is_refused(tmp_path, veto, wrong):
