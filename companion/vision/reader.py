@@ -447,10 +447,7 @@ class DiceReader:
         if isinstance(opinions, dict):
             opinions = [opinions]
         for opinion in opinions:
-            if not isinstance(opinion, dict) or opinion.get("looks") not in LOOKS:
-                raise self._card_refuses(
-                    models, "a second opinion", opinion, f"its looks are not {' or '.join(LOOKS)}"
-                )
+            self._card_looks(models, "a second opinion", opinion)
         opts = ort.SessionOptions()
         opts.intra_op_num_threads = threads
         opts.inter_op_num_threads = 1
@@ -485,10 +482,7 @@ class DiceReader:
                 raise self._card_refuses(
                     models, "a veto", veto, "it gives no confidence between 0 and 1"
                 )
-            if veto.get("looks") not in LOOKS:
-                raise self._card_refuses(
-                    models, "a veto", veto, f"its looks are not {' or '.join(LOOKS)}"
-                )
+            self._card_looks(models, "a veto", veto)
             # A classifier the card also asks for an opinion is loaded once.
             session = dict(classifiers).get(veto.get("file"))
             if session is None:
@@ -551,6 +545,13 @@ class DiceReader:
             "models that came with this card, or reinstall the package",
             code="vision/card-mismatch",
         )
+
+    @classmethod
+    def _card_looks(cls, models: Path, what: str, named) -> None:
+        """Refuses the card if its entry ``named`` for ``what`` gives no looks this reader
+        knows."""
+        if not isinstance(named, dict) or named.get("looks") not in LOOKS:
+            raise cls._card_refuses(models, what, named, f"its looks are not {' or '.join(LOOKS)}")
 
     def _card_model(self, models: Path, what: str, named, file, opts):
         """Loads the ONNX ``file`` in ``models`` that the card names as ``what`` (its entry
@@ -840,11 +841,7 @@ class DiceReader:
         session, looks, confidence = self._veto
         nod = self.classes.index("not-a-die")
         read = probs.argmax(1)
-        sure = [
-            i
-            for i, p in enumerate(probs)
-            if read[i] != nod and float(p.max()) >= self.min_confidence
-        ]
+        sure = self._face_rows(probs, sure=True)
         if not sure:
             return {}
         other = self._classify(session, [crops[i] for i in sure], looks)[0]
@@ -856,11 +853,16 @@ class DiceReader:
 
     def _unsure(self, probs: np.ndarray) -> list[int]:
         """The rows whose best class is a face but under ``min_confidence``."""
+        return self._face_rows(probs, sure=False)
+
+    def _face_rows(self, probs: np.ndarray, sure: bool) -> list[int]:
+        """The rows whose best class is a face, read with confidence (at least
+        ``min_confidence``) or not, as ``sure`` says."""
         nod = self.classes.index("not-a-die")
         return [
             i
             for i, p in enumerate(probs)
-            if int(p.argmax()) != nod and float(p.max()) < self.min_confidence
+            if int(p.argmax()) != nod and (float(p.max()) >= self.min_confidence) == sure
         ]
 
 
