@@ -562,8 +562,15 @@ def with_opinion(tmp_path, opinion=None, **change) -> Path:
     turns, so the two readings differ), and no veto unless ``change`` names one."""
     opinion = opinion or {"file": "dice-opinion.onnx", "looks": "upright"}
     change = {"veto": None, **change}
-    models = models_with_card(tmp_path, second_opinion=opinion, looks="turns", **change)
-    shutil.copy(models / "dice-faces.onnx", models / "dice-opinion.onnx")
+    return with_classifier(
+        tmp_path, "dice-opinion.onnx", second_opinion=opinion, looks="turns", **change
+    )
+
+
+def with_classifier(tmp_path, name: str, **change) -> Path:
+    """``models_with_card`` with a copy of the shipped classifier as ``name`` beside it."""
+    models = models_with_card(tmp_path, **change)
+    shutil.copy(models / "dice-faces.onnx", models / name)
     return models
 
 
@@ -708,9 +715,7 @@ def with_veto(tmp_path, veto=None, **change) -> Path:
     """A copy of the shipped models whose card names a veto (by default the shipped
     classifier again, as dice-veto.onnx, read upright with confidence 0.7)."""
     veto = veto or {"file": "dice-veto.onnx", "looks": "upright", "confidence": 0.7}
-    models = models_with_card(tmp_path, veto=veto, **change)
-    shutil.copy(models / "dice-faces.onnx", models / "dice-veto.onnx")
-    return models
+    return with_classifier(tmp_path, "dice-veto.onnx", veto=veto, **change)
 
 
 def test_a_face_read_with_confidence_that_the_veto_reads_as_another_is_made_unsure(tmp_path):
