@@ -386,6 +386,19 @@ class DieReading:
         }
 
 
+@dataclass(frozen=True)
+class FacePicture:
+    """The picture the dice's faces are read from: the analysis picture the dice were found
+    in, or the same view ``scale`` times larger (``DiceReader.read``'s ``detail``)."""
+
+    picture: np.ndarray
+    scale: float
+
+    def box(self, box):
+        """``box``, in the analysis picture's pixels, in this picture's."""
+        return box if self.scale == 1.0 else tuple(v * self.scale for v in box)
+
+
 class DiceReader:
     """Reads dice from BGR pictures with the shipped models (one thread by default)."""
 
@@ -642,8 +655,12 @@ class DiceReader:
         emb = emb.reshape(-1, n, emb.shape[1]).mean(0)
         return probs, emb / np.maximum(np.linalg.norm(emb, axis=1, keepdims=True), 1e-9)
 
-    def read(self, img: np.ndarray) -> list[DieReading]:
+    def read(self, img: np.ndarray, detail: np.ndarray | None = None) -> list[DieReading]:
         """Every die in ``img``, left to right then top to bottom.
+
+        ``detail``, when given, is the same picture at a higher resolution (the Pi camera's
+        main stream beside its analysis stream): the dice are found in ``img`` and their faces
+        read from ``detail``, where a small die has more pixels. Boxes stay in ``img``'s.
 
         A faint peak (heat from ``faint_threshold`` up to ``detect_threshold``) is a die
         only when the classifier reads a face on it with confidence and no stronger die's box
@@ -653,17 +670,19 @@ class DiceReader:
         second pass (``_close_ups``), and in a big picture the small dice tile by tile
         (``_small_dice``)."""
         img = as_bgr(img)
+        faces = self._faces_from(img, detail)
         # The detector looks at the picture with a strong colour cast taken out; the faces
         # are read from the picture as it is (a dot's colour is the face). Not with a taught
         # die: it was taught from shows seen as they were, and is read the same way.
         look = neutral(img) if self.custom is None else img
-        passes = self._small_dice(img, look, self._close_ups(img, look, self._read_fine(img, look)))
+        fine = self._read_fine(faces, look)
+        passes = self._small_dice(faces, look, self._close_ups(faces, look, fine))
         dice = [d for d, _ in passes]
         if self.custom is not None:  # the close-up and tile passes' dice are one size too
             dice = one_size(dice)
         return reading_order(dice)
 
-    def _read_fine(self, img: np.ndarray, look: np.ndarray) -> list[tuple[DieReading, float]]:
+    def _read_fine(self, img: FacePicture, look: np.ndarray) -> list[tuple[DieReading, float]]:
         """The dice the detector finds at its full input side, each with its peak's heat."""
         faint = self.faint_threshold
         # Not with a taught die: its faces are named by the looser embedding match, which
@@ -684,7 +703,7 @@ class DiceReader:
         return dice
 
     def _close_ups(
-        self, img: np.ndarray, look: np.ndarray, dice: list[tuple[DieReading, float]]
+        self, img: FacePicture, look: np.ndarray, dice: list[tuple[DieReading, float]]
     ) -> list[tuple[DieReading, float]]:
         """``dice`` (each with its heat) with the close-up dice of a coarse pass put in.
 
@@ -715,7 +734,7 @@ class DiceReader:
         ]
 
     def _small_dice(
-        self, img: np.ndarray, look: np.ndarray, dice: list[tuple[DieReading, float]]
+        self, img: FacePicture, look: np.ndarray, dice: list[tuple[DieReading, float]]
     ) -> list[tuple[DieReading, float]]:
         """``dice`` with the small dice of a big picture put in, found tile by tile.
 
@@ -723,7 +742,7 @@ class DiceReader:
         ``SMALL`` of the picture's longer side, whole in its tile (one cut by a tile's edge
         is whole in the next), and not on a die already found (a pip of a big die, or the
         same die again)."""
-        h, w = img.shape[:2]
+        h, w = look.shape[:2]
         if max(h, w) <= TILE:
             return dice
         limit = SMALL * max(h, w)
@@ -749,12 +768,33 @@ class DiceReader:
         small = [(die, heat) for (_, heat), die in zip(kept, read, strict=True) if die is not None]
         return dice + small
 
-    def read_boxes(self, img: np.ndarray, boxes: list) -> list[DieReading]:
-        """The die in each box (a box that holds no die is left out), in reading order."""
+    def read_boxes(
+        self, img: np.ndarray, boxes: list, detail: np.ndarray | None = None
+    ) -> list[DieReading]:
+        """The die in each box (a box that holds no die is left out), in reading order;
+        ``detail`` as for ``read``."""
         found = [(box, 0.0) for box in boxes]
-        return reading_order([d for d, _ in self._read_found(as_bgr(img), found)])
+        img = as_bgr(img)
+        return reading_order([d for d, _ in self._read_found(self._faces_from(img, detail), found)])
 
-    def _read_found(self, img: np.ndarray, found: list) -> list[tuple[DieReading, float]]:
+    def _faces_from(self, img: np.ndarray, detail: np.ndarray | None) -> FacePicture:
+        """Where the faces of the dice found in ``img`` are read: ``detail`` if it is given
+        (and no taught die is read: its faces were taught as the analysis picture shows
+        them), else ``img`` itself."""
+        if detail is None or self.custom is not None:
+            return FacePicture(img, 1.0)
+        detail = as_bgr(detail)
+        (h, w), (dh, dw) = img.shape[:2], detail.shape[:2]
+        scale = dw / w
+        if dw < w or abs(dh - h * scale) > max(1.0, scale):
+            raise VisionError(
+                f"the detail picture ({dw}x{dh}) is not the analysis picture ({w}x{h}) at a "
+                "higher resolution: give the same view, as large or larger, in the same shape",
+                code="vision/bad-detail",
+            )
+        return FacePicture(detail, scale)
+
+    def _read_found(self, img: FacePicture, found: list) -> list[tuple[DieReading, float]]:
         """The die in each found (box, heat), with its heat; a box that holds no die is left
         out, and with a taught die so is a box much smaller than the named ones."""
         each = self._read_each(img, [box for box, _ in found])
@@ -764,8 +804,11 @@ class DiceReader:
             read = [(d, h) for d, h in read if d in kept]
         return read
 
-    def _read_each(self, img: np.ndarray, boxes: list) -> list[DieReading | None]:
-        """The reading of each box, None where it holds no die."""
+    def _read_each(self, faces: FacePicture, boxes: list) -> list[DieReading | None]:
+        """The reading of each box (in the analysis picture's pixels), None where it holds no
+        die, its face read from ``faces``."""
+        img, found = faces.picture, boxes
+        boxes = [faces.box(b) for b in boxes]
         crops = [self._crop(img, b) for b in boxes]
         if self.custom is None:
             probs, emb = self._run(crops)
@@ -776,7 +819,7 @@ class DiceReader:
             probs, emb = probs[: len(crops)], emb[len(crops) :]
             vetoed = {}
         dice: list[DieReading | None] = []
-        for i, (box, p, e) in enumerate(zip(boxes, probs, emb, strict=True)):
+        for i, (box, p, e) in enumerate(zip(found, probs, emb, strict=True)):
             label, conf = self.classes[int(p.argmax())], float(p.max())
             if self.custom is not None:
                 # The game is played with the taught dice: a die that is none of the taught

@@ -449,6 +449,42 @@ def test_with_a_taught_die_a_box_is_dropped_only_if_it_matches_no_taught_face(re
     assert [d.value for d in taught.read_boxes(table, [box])] == ["x"]
     assert DiceReader(custom=far).read_boxes(table, [box]) == []
     assert reader.read_boxes(table, [box]) == []  # no taught die: "not a die" drops it
+    # A taught die is read as it was taught, from the analysis picture: a detail (twice the
+    # size) showing the 3 where the box is, which the standard reader reads there, is not used.
+    x0, y0, x1, y1 = (round(v) for v in reader.detect(three)[0][0])
+    detail = cv2.resize(table, None, fx=2, fy=2)
+    detail[2 * box[1] : 2 * box[3], 2 * box[0] : 2 * box[2]] = cv2.resize(
+        three[y0:y1, x0:x1], (2 * (box[2] - box[0]), 2 * (box[3] - box[1]))
+    )
+    assert [d.value for d in reader.read_boxes(table, [box], detail)] == [3]
+    assert DiceReader(custom=far).read_boxes(table, [box], detail) == []
+    assert [d.value for d in taught.read_boxes(table, [box], detail)] == ["x"]
+
+
+def test_dice_found_in_a_picture_are_read_from_its_larger_detail(reader):
+    """``read(img, detail)``: the dice are found in ``img`` and their faces read from
+    ``detail``, the same view at a higher resolution (the Pi camera's main stream); the boxes
+    are ``img``'s. A detail showing no dice there reads none; one that is not ``img`` larger
+    is refused, saying so."""
+    rng = np.random.default_rng(8)
+    faces = [render.Face("pips", v) for v in (5, 3, 6)]
+    big, _ = render.scene(rng, 960, 1280, faces=faces, size_range=(70, 90))
+    small = cv2.resize(big, (640, 480), interpolation=cv2.INTER_AREA)
+    alone = reader.read(small)
+    assert sorted(d.value for d in alone) == [3, 5, 6]
+    read = reader.read(small, big)
+    assert [(d.box, d.value) for d in read] == [(d.box, d.value) for d in alone]
+    assert [d.confidence for d in read] != [d.confidence for d in alone]  # other crops
+    # the faces come from the detail: a bare table there holds no die where they were found
+    bare = render.background(np.random.default_rng(8), 960, 1280).astype(np.uint8)
+    assert reader.read(small, bare) == []
+    assert [d.box for d in reader.read_boxes(small, [alone[0].box], big)] == [alone[0].box]
+    assert reader.read_boxes(small, [alone[0].box], bare) == []
+    for wrong in (small[:, :600], cv2.resize(big, (1280, 720)), small[::2, ::2]):
+        with pytest.raises(VisionError, match=r"is not the analysis picture .* at a higher") as e:
+            reader.read(small, wrong)
+        assert e.value.code == "vision/bad-detail"
+    assert len(reader.read(small, small)) == 3  # the same size is its own detail
 
 
 def test_with_a_taught_die_every_pass_keeps_to_one_size():
