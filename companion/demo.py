@@ -83,6 +83,9 @@ class DemoCamera:
             self._held = None
         return frame
 
+    def detail(self) -> None:
+        return None
+
     def close(self) -> None:
         self._replay.close()
 

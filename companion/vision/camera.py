@@ -6,7 +6,8 @@
   read as the device reads a camera plays at its own frame rate, over and over.
 - ``PiCamera``: the Raspberry Pi camera through picamera2, imported only when
   used (it comes from Raspberry Pi OS's apt and is never required elsewhere). It
-  reads a low-resolution YUV420 analysis stream beside the full-size one.
+  reads a low-resolution YUV420 analysis stream, and beside it the same view at twice the
+  size, from which the dice's faces are read (``detail``).
 
 ``open_camera(spec)`` picks one from a string: ``replay:DIR[@FPS]``,
 ``video:FILE``, ``usb:N``, ``pi``; ``camera_opener(spec)`` checks the spec once and gives
@@ -66,6 +67,10 @@ class Camera(Protocol):
 
     def read(self) -> np.ndarray:
         """The next frame as a BGR array; raises CameraError when none can be had."""
+
+    def detail(self) -> np.ndarray | None:
+        """The frame last read at a higher resolution (BGR, the same view), for reading the
+        dice's faces; None from a camera that gives one size only."""
 
     def close(self) -> None: ...
 
@@ -150,6 +155,9 @@ class ReplayCamera:
             f"no frame in {self.path} could be read: {path.name} is {why}", code="camera/missing"
         )
 
+    def detail(self) -> None:
+        return None  # the frames as they were saved
+
     def close(self) -> None:
         if self._video is not None:
             self._video.release()
@@ -202,6 +210,9 @@ class CaptureCamera:
                 f"{self.name} stopped giving frames (unplugged?)", code="camera/missing"
             )
         return frame
+
+    def detail(self) -> None:
+        return None  # one size of frame
 
     def close(self) -> None:
         self._cap.release()
@@ -258,6 +269,8 @@ class PiCamera:
                 code="camera/broken",
             ) from exc
         self.size = analysis_size
+        self._main: np.ndarray | None = None  # the main stream's I420 of the last frame
+        self._detail: np.ndarray | None = None  # ... as BGR, once asked for
         try:
             from libcamera import ColorSpace  # comes with picamera2
 
@@ -298,8 +311,10 @@ class PiCamera:
 
     def read(self) -> np.ndarray:
         try:
-            job = self._cam.capture_array("lores", wait=False)  # a picamera2 Job
-            yuv = job.get_result(timeout=self.frame_timeout)  # planar I420, height * 3/2 rows
+            # Both streams of one frame (a picamera2 Job): planar I420, height * 3/2 rows each
+            job = self._cam.capture_arrays(["lores", "main"], wait=False)
+            (yuv, self._main), _ = job.get_result(timeout=self.frame_timeout)
+            self._detail = None
         except TimeoutError as exc:  # the Job's Future raises the builtin one (Python 3.11)
             raise CameraError(
                 f"the Pi camera gave no frame for {self.frame_timeout:g} s: check that its "
@@ -313,6 +328,15 @@ class PiCamera:
         # (on a Pi 5 to 128 bytes; 640 needs no padding, 704 would be 768). The planes keep
         # that stride, so the picture converts as a wider one whose extra columns are cut off.
         return cv2.cvtColor(yuv, cv2.COLOR_YUV2BGR_I420)[:, : self.size[0]]
+
+    def detail(self) -> np.ndarray | None:
+        """The main stream of the frame last read: the same view at twice the size, where a
+        small die has four times the pixels (converted once, when first asked for: most
+        frames are never read)."""
+        if self._detail is None and self._main is not None:
+            bgr = cv2.cvtColor(self._main, cv2.COLOR_YUV2BGR_I420)
+            self._detail = bgr[:, : 2 * self.size[0]]
+        return self._detail
 
     def close(self) -> None:
         try:
@@ -415,6 +439,10 @@ class CameraSupervisor:
             log.info("camera %s is giving frames", self.camera.name)
         self.status, self.problem = "ok", ""
         return frame
+
+    def detail(self) -> np.ndarray | None:
+        """The camera's ``detail`` of the frame last read (None while it is lost)."""
+        return None if self.camera is None else self.camera.detail()
 
     def _lost(self, exc: CameraError) -> None:
         if (self.status, self.problem) != (exc.code, exc.message):

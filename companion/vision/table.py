@@ -65,9 +65,14 @@ class EmptyTable:
         return (np.abs(diff) > CHANGED).astype(np.uint8), scale, small
 
     def check(
-        self, frame: np.ndarray, dice: list[DieReading], reader: DiceReader
+        self,
+        frame: np.ndarray,
+        dice: list[DieReading],
+        reader: DiceReader,
+        detail: np.ndarray | None = None,
     ) -> list[DieReading]:
-        """``dice`` with the table's opinion applied, learning the table when it is empty."""
+        """``dice`` with the table's opinion applied, learning the table when it is empty
+        (``detail``: the frame at a higher resolution, as ``DiceReader.read`` takes it)."""
         if self._ref is None or not self.ready:
             if not dice:
                 self.learn(frame)
@@ -78,7 +83,7 @@ class EmptyTable:
             return dice
         kept = [d for d in dice if self._changed_share(mask, d.box, scale) >= SAME]
         extra = self._patches(mask, kept, scale)
-        found = kept + (reader.read_boxes(frame, extra) if extra else [])
+        found = kept + (reader.read_boxes(frame, extra, detail) if extra else [])
         if not dice and not extra:
             self.learn(frame, small)
         return reading_order(found)

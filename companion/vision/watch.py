@@ -168,7 +168,9 @@ class RollWatcher:
             and changed(self._last[0], small) <= self.settler.motion_limit
         ):
             return self._last[1]
-        dice = self.table.check(frame, self.reader.read(frame), self.reader)
+        # the faces read from the camera's larger picture of this frame, if it gives one
+        detail = self.camera.detail()
+        dice = self.table.check(frame, self.reader.read(frame, detail), self.reader, detail)
         self._last = (small, dice)
         if log.isEnabledFor(logging.DEBUG):  # `companion -v`: what each still frame showed
             log.debug(

@@ -222,13 +222,18 @@ class FakePicamera2:
         self.set.append(controls)
 
     frame = None  # what the lores stream gives: an I420 array, or None for no frame at all
+    main = None  # what the main stream gives (I420); None: the lores frame's size doubled, black
 
-    def capture_array(self, name, wait=None):
-        """As picamera2's: with wait=False, a Job whose result is the next frame."""
-        assert name == "lores" and wait is False
+    def capture_arrays(self, names, wait=None):
+        """As picamera2's: with wait=False, a Job whose result is the named streams' arrays
+        of the next frame, and its metadata."""
+        assert names == ["lores", "main"] and wait is False
         done = Future()
         if self.frame is not None:
-            done.set_result(self.frame)
+            main = self.main
+            if main is None:
+                main = np.zeros((2 * self.frame.shape[0], 2 * self.frame.shape[1]), np.uint8)
+            done.set_result(([self.frame, main], {"SensorTimestamp": 0}))
         return types.SimpleNamespace(get_result=lambda timeout=None: done.result(timeout))
 
     def stop(self):
@@ -288,6 +293,28 @@ def test_the_pi_camera_reads_its_analysis_stream_as_a_bgr_frame(monkeypatch, str
     # what I420 keeps of the picture alone (it halves the colour's resolution)
     kept = cv2.cvtColor(cv2.cvtColor(seen, cv2.COLOR_BGR2YUV_I420), cv2.COLOR_YUV2BGR_I420)
     assert frame.shape == (480, 640, 3) and np.array_equal(frame, kept)
+
+
+def test_the_pi_camera_gives_the_main_stream_of_the_frame_read_as_its_detail(monkeypatch):
+    """Each frame is captured from both streams at once; ``detail()`` is the main stream of
+    the frame last read (twice the analysis frame's size), in BGR, converted once however
+    often it is asked for; before a frame, and from a supervisor whose camera is lost, none."""
+    rng = np.random.default_rng(5)
+    made = fake_pi(monkeypatch)
+    assert PiCamera().detail() is None  # no frame read yet
+    supervisor = CameraSupervisor(PiCamera)
+    assert supervisor.detail() is None  # no camera opened yet
+    lores = cv2.cvtColor(rng.integers(0, 256, (480, 640, 3), np.uint8), cv2.COLOR_BGR2YUV_I420)
+    mains = [rng.integers(0, 256, (960, 1280, 3), np.uint8) for _ in range(2)]
+    monkeypatch.setattr(FakePicamera2, "frame", lores)
+    for main in mains:
+        made_main = cv2.cvtColor(main, cv2.COLOR_BGR2YUV_I420)
+        monkeypatch.setattr(FakePicamera2, "main", made_main)
+        assert supervisor.read().shape == (480, 640, 3)
+        detail = supervisor.detail()
+        assert np.array_equal(detail, cv2.cvtColor(made_main, cv2.COLOR_YUV2BGR_I420))
+        assert supervisor.detail() is detail
+    assert len(made) == 2
 
 
 def test_a_pi_camera_that_stops_giving_frames_is_lost_and_tried_again(monkeypatch):

@@ -69,6 +69,22 @@ def test_dice_the_detector_misses_are_found_on_a_table_seen_empty(tmp_path):
     assert [(e.kind, sorted(e.values)) for e in events[1:]] == [("roll", VALUES)]
 
 
+def test_dice_found_on_a_table_seen_empty_are_read_from_the_frames_detail():
+    """The patches that stand out from the empty table are read, as the reader's own boxes
+    are, from the frame's larger picture when the camera gives one (``detail``)."""
+    empty, rolled, _ = table_and_roll()
+    blind = DiceReader(detect_threshold=1.01)
+    blind.faint_threshold = None
+    table = EmptyTable()
+    for frame in empty[:3]:
+        table.check(frame, [], blind)
+    assert table.ready
+    larger = cv2.resize(rolled[0], None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC)
+    assert sorted(d.value for d in table.check(rolled[0], [], blind, larger)) == sorted(VALUES)
+    bare = cv2.resize(empty[0], None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC)
+    assert table.check(rolled[0], [], blind, bare) == []  # no die in it where they stand out
+
+
 def test_a_box_on_unchanged_table_is_dropped_and_a_knocked_camera_forgets_the_table():
     empty, rolled, boxes = table_and_roll()
     reader = DiceReader()

@@ -368,9 +368,9 @@ class CountingReader(DiceReader):
 
     reads = 0
 
-    def read(self, img):
+    def read(self, img, detail=None):
         self.reads += 1
-        return super().read(img)
+        return super().read(img, detail)
 
 
 def test_dice_left_at_rest_are_not_read_again_until_the_picture_changes(tmp_path):
@@ -427,6 +427,46 @@ def test_dice_of_a_roll_left_unsure_are_read_a_few_windows_more_then_left_alone(
     for _ in left[20:]:
         assert watcher.step() is None
     assert reader.reads == read_by_then + windows  # then the same picture is not read again
+
+
+class TwoSizes(ReplayCamera):
+    """A camera giving two sizes of each frame, as the Pi camera's two streams do: the
+    frame at half size to find the dice in, and as it was saved (``detail``) to read them."""
+
+    def read(self):
+        self._full = super().read()
+        h, w = self._full.shape[:2]
+        return cv2.resize(self._full, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+
+    def detail(self):
+        return self._full
+
+
+def test_the_faces_of_a_roll_are_read_from_the_cameras_larger_picture(tmp_path):
+    """A camera that gives each frame at a higher resolution too (the Pi camera's main
+    stream): the watcher finds the dice in the analysis frame and the reader reads their
+    faces from the larger picture of the same frame, and the roll is still given."""
+    for i, frame in enumerate(render.roll_sequence(99, ROLLS[:1])):
+        big = cv2.resize(frame, None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC)
+        cv2.imwrite(str(tmp_path / f"f{i:03d}.png"), big)
+    given = []
+
+    class Seeing(DiceReader):
+        def read(self, img, detail=None):
+            given.append((img.shape, None if detail is None else detail.shape))
+            return super().read(img, detail)
+
+    camera = CameraSupervisor(lambda: TwoSizes(tmp_path, fps=0, loop=False))
+    watcher = RollWatcher(camera, Seeing(), Settler(expected=5))
+    events = [e for _ in range(len(list(tmp_path.iterdir()))) if (e := watcher.step())]
+    assert given and set(given) == {((480, 640, 3), (960, 1280, 3))}
+    assert [sorted(e.values) for e in events] == [sorted(ROLLS[0])]
+    # the boxes are the analysis frame's, where the dice were found (read in an earlier
+    # frame of the rest: a pixel or two apart)
+    alone = DiceReader().read(watcher.frame)
+    assert len(watcher.dice) == len(alone) == 5
+    for seen, found in zip(watcher.dice, alone, strict=True):
+        assert seen.box == pytest.approx(found.box, abs=3)
 
 
 def test_watch_without_a_camera_explains(config, capsys):
