@@ -151,6 +151,10 @@ def run(what: str, args) -> int:
             found = evaluate.compare(Path(args.data), args.split, models, Path(args.against))
             print(json.dumps(found, indent=2))
             return 0
+        if args.pi_streams:
+            found = evaluate.bench_streams(Path(args.data), args.split, models)
+            print(json.dumps(found, indent=2))
+            return 0
         if args.calibrate:
             found = evaluate.calibrate(DiceReader(models), Path(args.data), models / "dice.json")
             print(json.dumps(found, indent=2))

@@ -459,6 +459,12 @@ def build_parser() -> argparse.ArgumentParser:
         "train = the other train photos)",
     )
     p.add_argument(
+        "--pi-streams",
+        action="store_true",
+        help="vision: read the photos as the Pi camera's two streams give a frame: the dice "
+        "found at half size, their faces read at half size and then from the photo itself",
+    )
+    p.add_argument(
         "--calibrate",
         action="store_true",
         help="vision: choose the thresholds on the dev split and save them",

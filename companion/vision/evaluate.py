@@ -20,6 +20,10 @@ source photo, so that no copy of a dev photo is trained on), ``--split train`` t
 the train photos;
 ``--calibrate`` picks the thresholds on that split and writes them into the model
 card's dice.json. Nothing is ever tuned on the held-out split.
+
+``--pi-streams`` reads the photo sets as the Pi camera gives a frame: the dice found in
+each photo at half its size (the 640x480 analysis stream of a 1280x960 main stream), their
+faces read from that picture, and then from the photo itself (the main stream).
 """
 
 from __future__ import annotations
@@ -146,20 +150,35 @@ def evaluate(
     split: str = "heldout",
     limit: int | None = None,
     per_photo: dict | None = None,
+    streams: tuple[float, bool] | None = None,
 ) -> dict:
     """The reader's figures on ``split``; ``per_photo``, when given, is filled with whether
-    each photo ("set/file") was read entirely right."""
+    each photo ("set/file") was read entirely right.
+
+    ``streams``, ``(shrink, detail)``: the photos (not the crop sets) read as a camera's two
+    streams give them: the dice found in each photo shrunk by ``shrink``, and their faces
+    read from that picture, or with ``detail`` from the photo itself (``DiceReader.read``)."""
     sets = load_split(data, split)
     report: dict = {"split": split, "sets": {}}
     totals = defaultdict(int)
     for name, files in sets.items():
         t = defaultdict(int)
+        if streams is not None and name in CROP_SETS:
+            continue
         for fn in sorted(files)[:limit]:
             img = cv2.imread(str(data / name / fn), cv2.IMREAD_UNCHANGED)
             if img is None:
                 raise VisionError(f"cannot read {data / name / fn}", code="vision/bad-image")
             truth = files[fn]
-            if name in CROP_SETS:
+            if streams is not None:
+                shrink, detail = streams
+                h, w = img.shape[:2]
+                size = (max(1, round(w * shrink)), max(1, round(h * shrink)))
+                small = cv2.resize(img, size, interpolation=cv2.INTER_AREA)
+                found = reader.read(small, img if detail else None)
+                t["found"] += len(found)
+                truth = [(v, tuple(c * shrink for c in box)) for v, box in truth]
+            elif name in CROP_SETS:
                 h, w = img.shape[:2]
                 k = (1 - CROP_SETS[name]) / 2
                 img = as_bgr(img)
@@ -319,6 +338,21 @@ def bench_vision(data: Path, split: str = "heldout", models: Path | None = None)
         "second_look": list(reader.second_look),
     }
     return out
+
+
+def bench_streams(data: Path, split: str, models: Path, shrink: float = 0.5) -> dict:
+    """The photo sets read as the Pi camera's two streams give a frame: the dice found in
+    the photo at ``shrink`` of its size (the analysis stream), their faces read from that
+    picture, and then from the photo itself (the main stream, ``DiceReader.read``'s
+    ``detail``)."""
+    reader = DiceReader(models, threads=1)
+    return {
+        "split": split,
+        "models": str(models),
+        "analysis_scale": shrink,
+        "faces_from_the_analysis_picture": evaluate(reader, data, split, streams=(shrink, False)),
+        "faces_from_the_photo": evaluate(reader, data, split, streams=(shrink, True)),
+    }
 
 
 def compare(data: Path, split: str, models: Path, against: Path) -> dict:

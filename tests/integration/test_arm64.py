@@ -131,7 +131,9 @@ def test_the_emulated_pi_is_aarch64_with_the_pinned_onnxruntime(here):
 
 def test_the_camera_loop_reads_a_roll_with_the_pis_numpy_and_opencv(here):
     """The device's own loop (a rendered roll replayed through the watcher, the settler and
-    the empty table) on the Pi's numpy 1.24 and OpenCV 4.11: one roll, read right."""
+    the empty table) on the Pi's numpy 1.24 and OpenCV 4.11: one roll, read right, and read
+    right again with its faces read from a main stream twice the size (I420, as the Pi
+    camera gives it)."""
     cwd, _ = here
     code = (
         "import json; from companion.bench_watch import bench_watch; "
@@ -139,6 +141,7 @@ def test_the_camera_loop_reads_a_roll_with_the_pis_numpy_and_opencv(here):
     )
     out = json.loads(on_pi_4(code, cwd).splitlines()[-1])
     assert (out["rolls_reported"], out["rolls_read_right"]) == (1, 1)
+    assert out["with_main_stream"]["rolls_read_right"] == 1  # and with the main stream's faces
 
 
 def test_a_missing_usb_camera_is_said_so_with_the_pis_opencv(here):

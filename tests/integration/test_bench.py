@@ -57,3 +57,6 @@ def test_the_camera_loop_benchmark_reports_one_roll_and_each_phase():
     assert out["moving_frames"] > 0 and out["reading_frames"] > 0 and out["at_rest_frames"] > 0
     assert out["frames"] == out["moving_frames"] + out["reading_frames"] + out["at_rest_frames"]
     assert 50 < out["rss_mb_max"] < 4000  # the reader's models alone take tens of MB
+    # the same roll as the Pi camera gives it, its faces read from the main stream
+    streams = out["with_main_stream"]
+    assert streams["rolls_read_right"] == 1 and streams["reading_ms_per_frame"] > 0

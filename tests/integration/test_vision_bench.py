@@ -222,7 +222,7 @@ class Scripted:
     def __init__(self, script: dict):
         self.script = script
 
-    def read(self, img):
+    def read(self, img, detail=None):
         return self.script[img.shape[1]]
 
 
@@ -258,6 +258,41 @@ def test_the_benchmark_says_what_went_wrong_in_the_photos_not_read_right(tmp_pat
     rates = evaluate(Scripted(script), tmp_path)["sets"]["set"]
     assert rates["photos_entirely_right"] == round(1 / 6, 4)
     assert rates["photos_lost_to"] == {"missed": 2, "unsure": 1, "misread": 2, "extra": 1}
+
+
+def test_the_pi_streams_bench_finds_dice_at_half_size_and_reads_them_from_the_photo(
+    tmp_path, capsys
+):
+    """``--pi-streams``: each photo is read as the Pi camera gives a frame, the dice found in
+    it at half size (their labels halved) and their faces read from that picture, then from
+    the photo itself; crops of a single die have no frame to find dice in and are left out."""
+    die = (10, 10, 40, 40)
+    write_set(tmp_path / "set", [label("p.png", 3, die, "heldout", side=0)])
+    cv2.imwrite(str(tmp_path / "set" / "p.png"), np.zeros((200, 300, 3), np.uint8))
+    write_set(tmp_path / "tomitomi3", [label("c.png", 3, (0, 0, 128, 128), "heldout", 128)])
+    cv2.imwrite(str(tmp_path / "tomitomi3" / "c.png"), np.zeros((128, 128, 3), np.uint8))
+    given = []
+
+    class Seen:
+        def read(self, img, detail=None):
+            given.append((img.shape[:2], None if detail is None else detail.shape[:2]))
+            return [DieReading(tuple(v / 2 for v in die), 3, 0.9, "3")]
+
+    for detail, shape in ((False, None), (True, (200, 300))):
+        rates = evaluate(Seen(), tmp_path, streams=(0.5, detail))
+        assert list(rates["sets"]) == ["set"]
+        assert given.pop() == ((100, 150), shape) and not given
+        assert rates["all"]["photos_entirely_right"] == 1.0
+    # a die reported where the label is at full size is not on the labelled die at half size
+    rates = evaluate(Scripted({150: [DieReading(die, 3, 0.9, "3")]}), tmp_path, streams=(0.5, 1))
+    assert rates["all"]["photos_entirely_right"] == 0.0
+
+    cases = golden_set(tmp_path / "golden")
+    assert main(["bench", "vision", "--data", str(tmp_path / "golden"), "--pi-streams"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["analysis_scale"] == 0.5
+    for way in ("faces_from_the_analysis_picture", "faces_from_the_photo"):
+        assert out[way]["sets"]["golden"]["photos"] == len(cases)
 
 
 def test_a_rest_is_judged_by_what_the_game_would_be_given():
