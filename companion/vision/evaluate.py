@@ -29,6 +29,7 @@ faces read from that picture, and then from the photo itself (the main stream).
 from __future__ import annotations
 
 import csv
+import itertools
 import json
 import math
 import re
@@ -36,7 +37,7 @@ import resource
 import statistics
 import time
 import zlib
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 
 import cv2
@@ -151,13 +152,18 @@ def evaluate(
     limit: int | None = None,
     per_photo: dict | None = None,
     streams: tuple[float, bool] | None = None,
+    by_width: dict | None = None,
 ) -> dict:
     """The reader's figures on ``split``; ``per_photo``, when given, is filled with whether
     each photo ("set/file") was read entirely right.
 
     ``streams``, ``(shrink, detail)``: the photos (not the crop sets) read as a camera's two
     streams give them: the dice found in each photo shrunk by ``shrink``, and their faces
-    read from that picture, or with ``detail`` from the photo itself (``DiceReader.read``)."""
+    read from that picture, or with ``detail`` from the photo itself (``DiceReader.read``).
+
+    ``by_width``, when given, is filled with the labelled dice of the photo sets counted by
+    their width in the picture the dice are found in (``width_band``): how many, how many
+    found, how many read right."""
     sets = load_split(data, split)
     report: dict = {"split": split, "sets": {}}
     totals = defaultdict(int)
@@ -192,6 +198,11 @@ def evaluate(
                 t["found"] += len(found)
             pairs = match(found, truth)
             right = sum(1 for i, j in pairs if found[i].value == truth[j][0])
+            if by_width is not None and name not in CROP_SETS:
+                read = {j: found[i].value == truth[j][0] for i, j in pairs}
+                for j, (_, (x0, y0, x1, y1)) in enumerate(truth):
+                    band = by_width.setdefault(width_band(max(x1 - x0, y1 - y0)), Counter())
+                    band.update(dice=1, found=int(j in read), right=int(read.get(j, False)))
             t["photos"] += 1
             t["dice"] += len(truth)
             t["matched"] += len(pairs)
@@ -340,19 +351,33 @@ def bench_vision(data: Path, split: str = "heldout", models: Path | None = None)
     return out
 
 
+WIDTHS = (16, 25, 40)  # the bands of die widths in pixels ``by_width`` counts in
+
+
+def width_band(side: float) -> str:
+    """The band of WIDTHS a die ``side`` pixels wide falls in: "under 16", "16 to 25", ..."""
+    if side < WIDTHS[0]:
+        return f"under {WIDTHS[0]}"
+    for low, high in itertools.pairwise(WIDTHS):
+        if side < high:
+            return f"{low} to {high}"
+    return f"{WIDTHS[-1]} and over"
+
+
 def bench_streams(data: Path, split: str, models: Path, shrink: float = 0.5) -> dict:
     """The photo sets read as the Pi camera's two streams give a frame: the dice found in
     the photo at ``shrink`` of its size (the analysis stream), their faces read from that
     picture, and then from the photo itself (the main stream, ``DiceReader.read``'s
     ``detail``)."""
     reader = DiceReader(models, threads=1)
-    return {
-        "split": split,
-        "models": str(models),
-        "analysis_scale": shrink,
-        "faces_from_the_analysis_picture": evaluate(reader, data, split, streams=(shrink, False)),
-        "faces_from_the_photo": evaluate(reader, data, split, streams=(shrink, True)),
-    }
+    out = {"split": split, "models": str(models), "analysis_scale": shrink}
+    for way, detail in (("faces_from_the_analysis_picture", False), ("faces_from_the_photo", True)):
+        widths: dict = {}
+        out[way] = evaluate(reader, data, split, streams=(shrink, detail), by_width=widths)
+        out[way]["by_width"] = {
+            band: dict(widths[band]) for band in map(width_band, (0, *WIDTHS)) if band in widths
+        }
+    return out
 
 
 def compare(data: Path, split: str, models: Path, against: Path) -> dict:

@@ -279,13 +279,19 @@ def test_the_pi_streams_bench_finds_dice_at_half_size_and_reads_them_from_the_ph
             return [DieReading(tuple(v / 2 for v in die), 3, 0.9, "3")]
 
     for detail, shape in ((False, None), (True, (200, 300))):
-        rates = evaluate(Seen(), tmp_path, streams=(0.5, detail))
+        widths = {}
+        rates = evaluate(Seen(), tmp_path, streams=(0.5, detail), by_width=widths)
         assert list(rates["sets"]) == ["set"]
         assert given.pop() == ((100, 150), shape) and not given
         assert rates["all"]["photos_entirely_right"] == 1.0
+        # the die, 30 px in the photo, is 15 px wide in the picture it was found in
+        assert widths == {"under 16": {"dice": 1, "found": 1, "right": 1}}
     # a die reported where the label is at full size is not on the labelled die at half size
-    rates = evaluate(Scripted({150: [DieReading(die, 3, 0.9, "3")]}), tmp_path, streams=(0.5, 1))
+    widths = {}
+    scripted = Scripted({150: [DieReading(die, 3, 0.9, "3")]})
+    rates = evaluate(scripted, tmp_path, streams=(0.5, True), by_width=widths)
     assert rates["all"]["photos_entirely_right"] == 0.0
+    assert widths == {"under 16": {"dice": 1, "found": 0, "right": 0}}
 
     cases = golden_set(tmp_path / "golden")
     assert main(["bench", "vision", "--data", str(tmp_path / "golden"), "--pi-streams"]) == 0
@@ -293,6 +299,8 @@ def test_the_pi_streams_bench_finds_dice_at_half_size_and_reads_them_from_the_ph
     assert out["analysis_scale"] == 0.5
     for way in ("faces_from_the_analysis_picture", "faces_from_the_photo"):
         assert out[way]["sets"]["golden"]["photos"] == len(cases)
+        dice = sum(len(case["values"]) for case in cases.values())
+        assert sum(band["dice"] for band in out[way]["by_width"].values()) == dice
 
 
 def test_a_rest_is_judged_by_what_the_game_would_be_given():
