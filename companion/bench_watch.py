@@ -20,7 +20,7 @@ import cv2
 import numpy as np
 
 from companion.config import CameraConfig
-from companion.vision.camera import CameraError, CameraSupervisor, ReplayCamera
+from companion.vision.camera import CameraError, CameraSupervisor, ReplayCamera, i420_to_bgr
 from companion.vision.reader import DiceReader
 from companion.vision.render import roll_sequence
 from companion.vision.settle import Settler
@@ -112,7 +112,7 @@ class TwoStreams:
 
     def detail(self) -> np.ndarray | None:
         if self._detail is None and self._main is not None:
-            self._detail = cv2.cvtColor(self._main, cv2.COLOR_YUV2BGR_I420)
+            self._detail = i420_to_bgr(self._main, self._main.shape[1])
         return self._detail
 
     def close(self) -> None:

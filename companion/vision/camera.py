@@ -62,6 +62,14 @@ def explain(exc: BaseException, what: str) -> CameraError:
     )
 
 
+def i420_to_bgr(yuv: np.ndarray, width: int) -> np.ndarray:
+    """A planar I420 frame (height * 3/2 rows) as BGR, ``width`` pixels wide. Each row is
+    the stream's stride wide: its width rounded up to what the ISP writes (on a Pi 5 to 128
+    bytes; 640 needs no padding, 704 would be 768). The planes keep that stride, so the
+    picture converts as a wider one whose extra columns are cut off."""
+    return cv2.cvtColor(yuv, cv2.COLOR_YUV2BGR_I420)[:, :width]
+
+
 class Camera(Protocol):
     name: str
 
@@ -324,18 +332,14 @@ class PiCamera:
             ) from exc
         except Exception as exc:
             raise explain(exc, "the Pi camera") from exc
-        # Each row is the stream's stride wide: its width rounded up to what the ISP writes
-        # (on a Pi 5 to 128 bytes; 640 needs no padding, 704 would be 768). The planes keep
-        # that stride, so the picture converts as a wider one whose extra columns are cut off.
-        return cv2.cvtColor(yuv, cv2.COLOR_YUV2BGR_I420)[:, : self.size[0]]
+        return i420_to_bgr(yuv, self.size[0])
 
     def detail(self) -> np.ndarray | None:
         """The main stream of the frame last read: the same view at twice the size, where a
         small die has four times the pixels (converted once, when first asked for: most
         frames are never read)."""
         if self._detail is None and self._main is not None:
-            bgr = cv2.cvtColor(self._main, cv2.COLOR_YUV2BGR_I420)
-            self._detail = bgr[:, : 2 * self.size[0]]
+            self._detail = i420_to_bgr(self._main, 2 * self.size[0])
         return self._detail
 
     def close(self) -> None:

@@ -168,9 +168,9 @@ def evaluate(
     report: dict = {"split": split, "sets": {}}
     totals = defaultdict(int)
     for name, files in sets.items():
-        t = defaultdict(int)
         if streams is not None and name in CROP_SETS:
             continue
+        t = defaultdict(int)
         for fn in sorted(files)[:limit]:
             img = cv2.imread(str(data / name / fn), cv2.IMREAD_UNCHANGED)
             if img is None:

@@ -807,19 +807,19 @@ class DiceReader:
     def _read_each(self, faces: FacePicture, boxes: list) -> list[DieReading | None]:
         """The reading of each box (in the analysis picture's pixels), None where it holds no
         die, its face read from ``faces``."""
-        img, found = faces.picture, boxes
-        boxes = [faces.box(b) for b in boxes]
-        crops = [self._crop(img, b) for b in boxes]
+        # the crops are cut from the picture the faces are read in, at its own scale
+        img, at = faces.picture, [faces.box(b) for b in boxes]
+        crops = [self._crop(img, b) for b in at]
         if self.custom is None:
             probs, emb = self._run(crops)
-            probs = self._second_opinion(crops, self._look_again(img, boxes, probs))
+            probs = self._second_opinion(crops, self._look_again(img, at, probs))
             vetoed = self._vetoed(crops, probs)
         else:  # the standard reading and the symbol's embedding, in one run
             probs, emb = self._run(crops + [symbol_crop(c) for c in crops], "turns")
             probs, emb = probs[: len(crops)], emb[len(crops) :]
             vetoed = {}
         dice: list[DieReading | None] = []
-        for i, (box, p, e) in enumerate(zip(found, probs, emb, strict=True)):
+        for i, (box, p, e) in enumerate(zip(boxes, probs, emb, strict=True)):
             label, conf = self.classes[int(p.argmax())], float(p.max())
             if self.custom is not None:
                 # The game is played with the taught dice: a die that is none of the taught
