@@ -375,6 +375,23 @@ def detector_sample(rng, img, dice, size, crop=256, tint=0.0, grey=0.0):
     return patch, targets(boxes, crop)
 
 
+def mosaic_photo(rng, photos, real, size):
+    """Four of the first ``real`` photos, each letterboxed to half of ``size``, side by side
+    in a ``size`` square, with their dice: dice half as big as the photos show them, and
+    four photos' dice together, as a wide or high camera sees a crowded table."""
+    half = size // 2
+    canvas = np.full((size, size, 3), 114, np.uint8)
+    dice = []
+    for q in range(4):
+        img, found = photos[int(rng.integers(real))]
+        boxed, scale = R.letterbox(img, half)
+        ox, oy = (q % 2) * half, (q // 2) * half
+        canvas[oy : oy + half, ox : ox + half] = boxed
+        shift = np.array([ox, oy, ox, oy], np.float32)
+        dice += [(v, np.array(b, np.float32) * scale + shift, known) for v, b, known in found]
+    return canvas, dice
+
+
 def rot_box(b, k, size):
     x0, y0, x1, y1 = b
     for _ in range(k):  # np.rot90 turns counter-clockwise: (x, y) -> (y, size - x)
@@ -498,9 +515,11 @@ def train_detector(
     grey=0.0,
     width="small",
     imagenet=None,
+    mosaic=0.0,
 ):
     """A ``real_share`` of each batch of 16 comes from the first ``real`` photos (the real
-    ones), the rest from the rendered ones. ``width``: a key of ``DETECTOR_WIDTHS`` or of
+    ones), the rest from the rendered ones; a ``mosaic`` share of the real ones is cut from
+    a mosaic of four (``mosaic_photo``). ``width``: a key of ``DETECTOR_WIDTHS`` or of
     ``LITE0_TRUNKS``; ``imagenet``: Lite0's ImageNet checkpoint, for a Lite0 one from
     scratch (``main`` decides; None otherwise)."""
     rng = np.random.default_rng(1)
@@ -512,7 +531,13 @@ def train_detector(
     for step in range(steps):
         picks = [int(rng.integers(real)) for _ in range(n_real)]
         picks += [int(rng.integers(real, len(photos))) for _ in range(16 - n_real)]
-        batch = [detector_sample(rng, *photos[i], size, tint=tint, grey=grey) for i in picks]
+        chosen = [
+            mosaic_photo(rng, photos, real, size)
+            if i < real and sometimes(rng, mosaic)
+            else photos[i]
+            for i in picks
+        ]
+        batch = [detector_sample(rng, *p, size, tint=tint, grey=grey) for p in chosen]
         x = torch.from_numpy(R.to_tensor(np.stack([b[0] for b in batch])))
         heat = torch.from_numpy(np.stack([b[1][0] for b in batch]))[:, None]
         reg = torch.from_numpy(np.stack([b[1][1] for b in batch]))
@@ -775,6 +800,13 @@ def main() -> None:
         help="the classifier's channels (FACES_WIDTHS); from narrower --init-faces weights, "
         "the new channels start silent",
     )
+    ap.add_argument(
+        "--mosaic",
+        type=float,
+        default=0.0,
+        help="share of the detector's real samples cut from a 2x2 mosaic of four train "
+        "photos at half size: smaller dice, side by side (0: none)",
+    )
     ap.add_argument("--detect-size", type=int, default=R.DETECT_SIZE, help="detector input side")
     ap.add_argument(
         "--small-dice",
@@ -883,6 +915,7 @@ def main() -> None:
             args.grey,
             args.detector_width,
             args.imagenet if lite_from_scratch else None,
+            args.mosaic,
         )
         made["detect_size"] = size
         args.checkpoints.mkdir(parents=True, exist_ok=True)
