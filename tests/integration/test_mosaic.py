@@ -7,23 +7,10 @@ this runs only where it is installed and is skipped elsewhere (as test_unfold.py
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 
 pytest.importorskip("torch")
-
-ROOT = Path(__file__).parents[2]
-
-
-@pytest.fixture(scope="module")
-def train():
-    with pytest.MonkeyPatch.context() as patch:
-        patch.syspath_prepend(str(ROOT / "models" / "recipe"))
-        import train
-
-        yield train
 
 
 def photo(h, w, box, colour):

@@ -7,22 +7,9 @@ these tests run only where it is installed and are skipped elsewhere (as test_un
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 torch = pytest.importorskip("torch")
-
-ROOT = Path(__file__).parents[2]
-
-
-@pytest.fixture(scope="module")
-def train():
-    with pytest.MonkeyPatch.context() as patch:
-        patch.syspath_prepend(str(ROOT / "models" / "recipe"))
-        import train
-
-        yield train
 
 
 def nets(train, seeds=(0, 1)):

@@ -22,14 +22,11 @@ ROOT = Path(__file__).parents[2]
 
 
 @pytest.fixture(scope="module")
-def recipe():
+def recipe(train):
     """models/recipe's train.py and unfold.py, imported as they import each other."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.syspath_prepend(str(ROOT / "models" / "recipe"))
-        import train
-        import unfold
+    import unfold
 
-        yield train, unfold
+    return train, unfold
 
 
 @pytest.fixture(scope="module")
