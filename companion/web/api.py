@@ -307,9 +307,14 @@ def events(game_id: str):
     hub().session(game_id)  # 404 before the stream starts
 
     def stream():
-        yield "retry: 1000\n\n"
+        # Nothing is sent, not even the headers, until the stream listens (its first None):
+        # the page fetches the game when its stream opens, and a change between that fetch
+        # and the listening would be shown on no page until the next one.
+        start = "retry: 1000\n\n"
         for message in hub().listen(game_id):
-            yield ": keep-alive\n\n" if message is None else f"data: {json.dumps(message)}\n\n"
+            said = ": keep-alive" if message is None else f"data: {json.dumps(message)}"
+            yield f"{start}{said}\n\n"
+            start = ""
 
     return Response(
         stream_with_context(stream()),

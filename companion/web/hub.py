@@ -126,8 +126,8 @@ class Hub:
     def close(self) -> None:
         """End every live stream, so that the server's threads are free to stop: each would
         otherwise wait out its heartbeat, and waitress gives up on them only after 5 s. A
-        stream that starts listening afterwards ends at once: a page's response has begun
-        (its "retry" line sent) before its stream listens, and serve may stop in between."""
+        stream that starts listening afterwards ends at once: a page's request is taken
+        before its stream listens, and serve may stop in between."""
         with self._lock:
             self._closed = True
             streams, self._streams = self._streams, []
@@ -135,7 +135,10 @@ class Hub:
             q.put(_END)
 
     def listen(self, game_id: str, heartbeat: float = 15.0) -> Iterator[dict | None]:
-        """Messages for ``game_id`` as they come; None every ``heartbeat`` seconds of quiet."""
+        """Messages for ``game_id`` as they come; None every ``heartbeat`` seconds of quiet,
+        and a None at once when the stream starts listening: a page's stream sends nothing
+        before it, so that the page, which fetches the game when its stream opens, misses no
+        change made between that fetch and the listening."""
         q: queue.Queue = queue.Queue()
         with self._lock:
             if self._closed:
@@ -144,6 +147,7 @@ class Hub:
                 self._streams.pop(0)[1].put(_END)
             self._streams.append((game_id, q))
         try:
+            yield None
             while True:
                 try:
                     message = q.get(timeout=heartbeat)

@@ -155,6 +155,39 @@ def test_a_phone_cannot_act_for_another_seat(server, page):
     assert result == [403, "auth/seat"]
 
 
+def test_a_phone_shows_its_seat_taken_with_its_live_link_down(server, page):
+    # The phone showed its seat only once the live stream told it the seat was taken: with
+    # the link down, or the change missed, it stayed on the seat list, the claim made.
+    page.route("**/events", lambda route: route.abort())
+    claim(page, server, "Ann", "Seat 1 — free")
+    assert page.locator("#who").inner_text() == "Ann"
+
+
+# The page's first fetch of the game is answered, but held back in the page until the test
+# lets it go: an older answer that comes after a newer one.
+HOLD_FIRST_FETCH = """
+const realFetch = window.fetch;
+let held = false;
+window.fetch = async (path, options) => {
+  const answer = await realFetch(path, options);
+  if (!held && /^\\/api\\/games\\/[^/]+$/.test(path) && options.method === "GET") {
+    held = true;
+    await new Promise((go) => { window.letFirstFetchGo = go; });
+  }
+  return answer;
+};
+"""
+
+
+def test_an_older_answer_coming_last_does_not_undo_the_page(server, page):
+    # The answer to the page's first fetch, the seats all free, came after the claim's:
+    # the phone went back to the seat list, its seat taken.
+    page.add_init_script(HOLD_FIRST_FETCH)
+    claim(page, server, "Ann", "Seat 1 — free")
+    page.evaluate("async () => { letFirstFetchGo(); await new Promise((r) => setTimeout(r, 300)) }")
+    assert page.locator("#play").is_visible() and not page.locator("#claim").is_visible()
+
+
 def test_a_phone_page_stays_under_150_kb(server, page):
     """Everything the phone loads comes from the device, and it all weighs under 150 KB."""
     sizes, hosts = {}, set()

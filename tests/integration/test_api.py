@@ -3,6 +3,7 @@
 import csv
 import io
 import json
+import threading
 
 import cv2
 import numpy as np
@@ -212,6 +213,22 @@ def test_a_seat_name_is_one_line_of_text(client, game):
     r = client.post(f"/api/games/{game}/seats/0", json={"name": {"first": "Ann"}, "pin": PIN})
     assert (r.status_code, r.get_json()["error"]) == (400, "request/malformed")
     assert client.get(f"/api/games/{game}").get_json()["seats"][0]["name"] == "Ann Lee"
+
+
+def test_a_pages_stream_opens_only_once_it_listens(app, client, game):
+    # The stream's first line went out before it listened, and the page fetches the game
+    # when its stream opens: a seat claimed in between reached that phone on no change.
+    # CI caught it as a phone that claimed a seat and stayed on the seat list.
+    chunks = iter(client.get(f"/api/games/{game}/events", buffered=False).response)
+    first = next(chunks)  # the page's stream is open: the page would fetch the game now
+    assert first.startswith(b"retry: 1000\n\n")
+    seat(client, game, 0, "Ann")
+    heard = []
+    reader = threading.Thread(target=lambda: heard.append(next(chunks)), daemon=True)
+    reader.start()
+    reader.join(5)  # a missed change: nothing until the 15 s heartbeat
+    seq = app.extensions["companion.hub"].session(game).seq
+    assert heard == [f'data: {{"kind": "state", "seq": {seq}}}\n\n'.encode()]
 
 
 def test_claiming_a_taken_seat_needs_the_host_pin(client, game):

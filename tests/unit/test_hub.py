@@ -11,7 +11,7 @@ from companion.web.hub import Hub
 
 
 def opened(hub: Hub, game_id: str):
-    """A stream as a page opens it: the first heartbeat shows it is listening."""
+    """A stream as a page opens it: its first None says it is listening."""
     stream = hub.listen(game_id, heartbeat=0.01)
     assert next(stream) is None
     return stream
@@ -69,10 +69,25 @@ def test_closing_the_hub_ends_every_stream_at_once(tmp_path):
     hub.announce(game, {"kind": "a"})  # no stream is left to hear it, or to hold a thread
 
 
+def test_a_stream_says_at_once_that_it_listens(tmp_path):
+    # A page's stream sends nothing until then (not after a heartbeat of quiet): the page
+    # fetches the game when its stream opens, and must miss no change made after the fetch.
+    hub = Hub(EventStore(tmp_path / "games.db"))
+    game = hub.create("first-island", 2, {}).game_id
+    stream = hub.listen(game, heartbeat=60)
+    said = []
+    reader = threading.Thread(target=lambda: said.append(next(stream)), daemon=True)
+    reader.start()
+    reader.join(5)
+    assert said == [None]
+    hub.announce(game, {"kind": "a"})
+    assert next(stream) == {"kind": "a"}
+
+
 def test_a_stream_that_starts_listening_after_the_hub_closed_ends_at_once(tmp_path):
-    # A page's response sends its "retry" line before its stream listens: serve stopping in
-    # between left that stream waiting out its heartbeat, and waitress said "1 thread(s)
-    # still running" 5 s later.
+    # A page's request is taken before its stream listens: serve stopping in between left
+    # that stream waiting out its heartbeat, and waitress said "1 thread(s) still running"
+    # 5 s later.
     hub = Hub(EventStore(tmp_path / "games.db"))
     game = hub.create("first-island", 2, {}).game_id
     late = hub.listen(game, heartbeat=0.01)  # begun, not yet listening

@@ -65,9 +65,17 @@ const TC = (() => {
   };
 
   // Live updates: call onState(game) now and after every change; reconnects by itself.
+  // Returns refresh(), which fetches the game now (after a change the stream may not tell of
+  // yet, a seat claimed, say). Of two fetches, the later asked is the one shown: the answer
+  // to an earlier one that comes last is older, and would undo what the page shows.
   function live(gameId, onState, onLink) {
+    let asked = 0, shown = 0;
     const refresh = async () => {
-      try { onState(await api(`/api/games/${gameId}`)); } catch (e) { onLink && onLink(false, e); }
+      const n = ++asked;
+      try {
+        const g = await api(`/api/games/${gameId}`);
+        if (n > shown) { shown = n; onState(g); }
+      } catch (e) { onLink && onLink(false, e); }
     };
     const es = new EventSource(`/api/games/${gameId}/events`);
     es.onopen = () => { onLink && onLink(true); refresh(); };
@@ -78,7 +86,7 @@ const TC = (() => {
     };
     es.onerror = () => onLink && onLink(false);
     refresh();
-    return es;
+    return refresh;
   }
 
   const el = (tag, attrs = {}, ...kids) => {

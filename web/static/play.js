@@ -30,7 +30,7 @@
           const res = await api(`/api/games/${gameId}/seats/${s.seat}`, { method: "POST", body: { name: $("name").value.trim() } });
           me = { seat: res.seat, token: res.token, name: res.name };
           localStorage.setItem(KEY, JSON.stringify(me));
-          render(game);
+          await refresh(); // the game as it is now, the seat taken (not waiting on the stream)
         } catch (e) { $("claim-error").textContent = e.code === "auth/pin" ? `${s.name} already sits there (the host can hand the seat over with the PIN).` : e.message; }
       }),
     }, s.name ? `Seat ${s.seat + 1}: ${s.name}` : `Seat ${s.seat + 1} — free`)));
@@ -160,5 +160,5 @@
     if (v.ended) $("final-body").replaceChildren(...SCORESHEET.results(g, { brief: true }));
   }
 
-  live(gameId, render, (ok) => { if (!ok) { const s = $("status"); s.textContent = "Connection lost: reconnecting…"; s.className = "status error"; } });
+  const refresh = live(gameId, render, (ok) => { if (!ok) { const s = $("status"); s.textContent = "Connection lost: reconnecting…"; s.className = "status error"; } });
 })();
