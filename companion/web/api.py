@@ -307,9 +307,7 @@ def events(game_id: str):
     hub().session(game_id)  # 404 before the stream starts
 
     def stream():
-        # Nothing is sent, not even the headers, until the stream listens (its first None):
-        # the page fetches the game when its stream opens, and a change between that fetch
-        # and the listening would be shown on no page until the next one.
+        # nothing, not even the headers, before the stream listens (its first None: see listen)
         start = "retry: 1000\n\n"
         for message in hub().listen(game_id):
             said = ": keep-alive" if message is None else f"data: {json.dumps(message)}"
