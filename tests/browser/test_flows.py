@@ -163,6 +163,34 @@ def test_a_phone_shows_its_seat_taken_with_its_live_link_down(server, page):
     assert page.locator("#who").inner_text() == "Ann"
 
 
+def test_a_phone_says_its_live_link_is_down_until_it_is_back(server, page):
+    # The claim's own render said "Waiting for the roll" over "Connection lost": the player
+    # trusted a page that no change made at the table would reach.
+    page.route("**/events", lambda route: route.abort())
+    claim(page, server, "Ann", "Seat 1 — free")
+    status = page.locator("#status")
+    assert status.inner_text() == "Connection lost: reconnecting…"
+    page.unroute("**/events")  # the stream reconnects by itself
+    page.wait_for_selector("#status:has-text('Waiting for the roll')", timeout=15_000)
+
+
+def test_the_table_says_its_live_link_is_down_after_a_roll_is_entered(server, browser):
+    # A roll entered at the table drew the page again, and its status line went back to the
+    # game's phase with the live link still down.
+    table = browser.new_page(viewport={"width": 1024, "height": 768})
+    table.route("**/events", lambda route: route.abort())
+    table.goto(f"{server.url}/table/{server.game_id}")
+    table.wait_for_selector("#status:has-text('Connection to the device lost')")
+    for i, v in enumerate([1, 2, 3, 3, 5]):
+        table.locator("#entry-dice select").nth(i).select_option(str(v))
+    table.click("#enter-roll")
+    table.wait_for_selector("#roll .die")  # the roll's answer drawn
+    assert table.locator("#status").inner_text() == "Connection to the device lost: reconnecting…"
+    table.unroute("**/events")
+    table.wait_for_selector("#status:has-text('marking')", timeout=15_000)
+    table.close()
+
+
 # The page's first fetch of the game is answered, but held back in the page until the test
 # lets it go: an older answer that comes after a newer one.
 HOLD_FIRST_FETCH = """

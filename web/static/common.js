@@ -68,23 +68,30 @@ const TC = (() => {
   // Returns refresh(), which fetches the game now (after a change the stream may not tell of
   // yet, a seat claimed, say). Of two fetches, the later asked is the one shown: the answer
   // to an earlier one that comes last is older, and would undo what the page shows.
+  // onLink(ok) is told each time the link changes: down as soon as the stream or a fetch
+  // fails, up again when the stream opens, or a fetch is answered while it is open.
   function live(gameId, onState, onLink) {
-    let asked = 0, shown = 0;
+    let asked = 0, shown = 0, linked = null;
+    const es = new EventSource(`/api/games/${gameId}/events`);
+    const link = (ok) => {
+      if (ok === linked) return;
+      linked = ok;
+      onLink && onLink(ok);
+    };
     const refresh = async () => {
       const n = ++asked;
-      try {
-        const g = await api(`/api/games/${gameId}`);
-        if (n > shown) { shown = n; onState(g); }
-      } catch (e) { onLink && onLink(false, e); }
+      let g;
+      try { g = await api(`/api/games/${gameId}`); } catch (e) { link(false); return; }
+      if (n > shown) { shown = n; onState(g); }
+      if (es.readyState === EventSource.OPEN) link(true); // a fetch alone is no live link
     };
-    const es = new EventSource(`/api/games/${gameId}/events`);
-    es.onopen = () => { onLink && onLink(true); refresh(); };
+    es.onopen = () => { link(true); refresh(); };
     es.onmessage = (ev) => {
       const m = JSON.parse(ev.data);
       if (m.kind === "deleted") { location.href = "/"; return; }
       refresh();
     };
-    es.onerror = () => onLink && onLink(false);
+    es.onerror = () => link(false);
     refresh();
     return refresh;
   }
