@@ -305,11 +305,23 @@ def redo(game_id: str):
 def events(game_id: str):
     """Server-Sent Events: a "state" message with the new seq after every change."""
     hub().session(game_id)  # 404 before the stream starts
+    return _event_stream(game_id)
+
+
+@bp.get("/events")
+def lobby_events():
+    """Server-Sent Events for the lobby: a "games" message whenever a game is made, deleted,
+    finished or taken back from its end, so that the list a phone shows stays the device's."""
+    return _event_stream("*")
+
+
+def _event_stream(channel: str) -> Response:
+    """The live stream of the hub's messages on ``channel`` (a game's code, or "*")."""
 
     def stream():
         # nothing, not even the headers, before the stream listens (its first None: see listen)
         start = "retry: 1000\n\n"
-        for message in hub().listen(game_id):
+        for message in hub().listen(channel):
             said = ": keep-alive" if message is None else f"data: {json.dumps(message)}"
             yield f"{start}{said}\n\n"
             start = ""

@@ -31,6 +31,7 @@ class Hub:
         self.device = None  # the companion.device.Device feeding rolls, if one runs
         self.on_action: list = []  # callables(game_id) after every change to a game
         self._active: str | None = None
+        self._ended: dict[str, bool] = {}  # each open game's end, as the lobby was last told
         self.on_active: list = []  # callables(game_id) when the camera's game changes
 
     def active_game(self) -> str | None:
@@ -81,6 +82,7 @@ class Hub:
                 s = Session(self.store, game_id)
                 s.subscribe(self._changed)
                 self._sessions[game_id] = s
+                self._ended[game_id] = s.outcome() is not None
             return s
 
     def create(self, game: str, players: int, options: dict) -> Session:
@@ -88,6 +90,7 @@ class Hub:
         with self._lock:
             s.subscribe(self._changed)
             self._sessions[s.game_id] = s
+            self._ended[s.game_id] = False
         self.set_active(s.game_id)
         self._broadcast("*", {"kind": "games"})
         # the pages of finished games can offer it as the next game (api's "next")
@@ -101,6 +104,7 @@ class Hub:
     def forget(self, game_id: str) -> None:
         with self._lock:
             self._sessions.pop(game_id, None)
+            self._ended.pop(game_id, None)
             if self._active == game_id:
                 self._active = None
         self._broadcast(game_id, {"kind": "deleted"})
@@ -110,6 +114,12 @@ class Hub:
     def _changed(self, session: Session) -> None:
         self.set_active(session.game_id)
         self._broadcast(session.game_id, {"kind": "state", "seq": session.seq})
+        # the lobby lists games in play apart from the finished: tell it when a game ends, or
+        # its end is taken back
+        ended = session.outcome() is not None
+        if self._ended.get(session.game_id) != ended:
+            self._ended[session.game_id] = ended
+            self._broadcast("*", {"kind": "games"})
         for fn in self.on_action:
             fn(session.game_id)
 
@@ -120,7 +130,7 @@ class Hub:
             q.put(message)
 
     def announce(self, game_id: str, message: dict) -> None:
-        """Send ``message`` to every page watching ``game_id`` ("*" for the lobby)."""
+        """Send ``message`` to every page watching ``game_id`` ("*": the lobby's pages)."""
         self._broadcast(game_id, message)
 
     def close(self) -> None:

@@ -381,20 +381,22 @@ def test_a_finished_game_is_played_again_from_the_table(server, browser):
     table.close()
 
 
+def post(server, path, body):
+    """POST ``body`` to the device as JSON, as a page would, and return its answer."""
+    ask = urllib.request.Request(
+        f"{server.url}{path}",
+        data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(ask) as r:
+        return json.load(r)
+
+
 def test_the_lobby_lists_games_in_play_and_folds_away_the_finished(server, page):
     # A device left plugged in lists every game it ever kept; the ones in play came below
     # the finished ones made after them.
-    def post(path, body):
-        ask = urllib.request.Request(
-            f"{server.url}{path}",
-            data=json.dumps(body).encode(),
-            headers={"Content-Type": "application/json"},
-        )
-        with urllib.request.urlopen(ask) as r:
-            return json.load(r)
-
-    done = post("/api/games", {"players": 2})["game_id"]
-    post(f"/api/games/{done}/actions", {"action": {"type": "finish"}, "pin": server.pin})
+    done = post(server, "/api/games", {"players": 2})["game_id"]
+    post(server, f"/api/games/{done}/actions", {"action": {"type": "finish"}, "pin": server.pin})
     page.goto(server.url + "/")
     page.wait_for_selector("#finished:not([hidden])")
     assert page.locator("#games li .code").all_inner_texts() == [server.game_id]
@@ -403,6 +405,29 @@ def test_the_lobby_lists_games_in_play_and_folds_away_the_finished(server, page)
     page.click("#finished summary")
     assert page.locator("#finished-games li .code").all_inner_texts() == [done]
     assert "results" in page.locator("#finished-games li").inner_text()
+
+
+def test_a_lobby_left_open_follows_the_games_made_and_ended(server, page):
+    # The lobby read the list once: a game made at the table did not show on a phone already
+    # open at the lobby, nor a game that ended leave the games in play, until a reload.
+    page.goto(server.url + "/")
+    page.wait_for_selector(f"#games li:has-text('{server.game_id}')")
+    made = post(server, "/api/games", {"players": 3})["game_id"]
+    page.wait_for_selector(f"#games li:has-text('{made}')")
+    post(server, f"/api/games/{made}/actions", {"action": {"type": "finish"}, "pin": server.pin})
+    page.wait_for_selector("#finished-count:has-text('1')")
+    assert page.locator("#games li .code").all_inner_texts() == [server.game_id]
+    post(server, f"/api/games/{made}/undo", {"pin": server.pin})  # not over after all
+    page.wait_for_selector("#finished[hidden]", state="attached")
+    assert page.locator("#games li .code").all_inner_texts() == [made, server.game_id]
+    req = urllib.request.Request(  # deleted by the host: it leaves the list
+        f"{server.url}/api/games/{made}",
+        data=json.dumps({"pin": server.pin}).encode(),
+        headers={"Content-Type": "application/json"},
+        method="DELETE",
+    )
+    urllib.request.urlopen(req).close()
+    page.wait_for_selector(f"#games li:has-text('{made}')", state="detached")
 
 
 def test_a_roll_picture_is_let_go_once_no_roll_waits(server, page):

@@ -3,6 +3,7 @@
 import csv
 import io
 import json
+import queue
 import threading
 
 import cv2
@@ -229,6 +230,32 @@ def test_a_pages_stream_opens_only_once_it_listens(app, client, game):
     reader.join(5)  # a missed change: nothing until the 15 s heartbeat
     seq = app.extensions["companion.hub"].session(game).seq
     assert heard == [f'data: {{"kind": "state", "seq": {seq}}}\n\n'.encode()]
+
+
+def test_the_lobbys_stream_tells_of_games_made_ended_and_deleted(client, game):
+    # The lobby read the list once: a game made at the table, or one that ended, did not
+    # show on a phone already open at the lobby until it was reloaded.
+    chunks = iter(client.get("/api/events", buffered=False).response)
+    assert next(chunks) == b"retry: 1000\n\n: keep-alive\n\n"  # listening
+    said: queue.Queue = queue.Queue()
+    threading.Thread(target=lambda: [said.put(c) for c in chunks], daemon=True).start()
+
+    def heard(wait=5.0):  # the next message, or None after ``wait`` s of nothing
+        try:
+            return json.loads(said.get(timeout=wait).removeprefix(b"data: "))
+        except queue.Empty:
+            return None
+
+    made = client.post("/api/games", json={"players": 3}).get_json()["game_id"]
+    assert heard() == {"kind": "games"}
+    assert act(client, made, ROLL).status_code == 200  # in play still: nothing to say
+    assert heard(wait=0.5) is None  # a message would be queued before the roll's answer
+    assert act(client, made, {"type": "finish"}, pin=PIN).status_code == 200
+    assert heard() == {"kind": "games"}  # in play to finished
+    assert client.post(f"/api/games/{made}/undo", json={"pin": PIN}).status_code == 200
+    assert heard() == {"kind": "games"}  # its end taken back: in play again
+    assert client.delete(f"/api/games/{made}", json={"pin": PIN}).status_code == 200
+    assert heard() == {"kind": "games"}
 
 
 def test_claiming_a_taken_seat_needs_the_host_pin(client, game):

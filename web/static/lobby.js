@@ -16,9 +16,14 @@
       el("a", { href: `/table/${g.game_id}` }, g.finished ? "results" : "resume")));
 
   // Games in play first; the finished ones (months of them, on a device left plugged in)
-  // folded away under their count; each list the last made first.
+  // folded away under their count; each list the last made first. Of two reads of the list,
+  // the later asked is the one shown; a read that fails leaves the list as it was.
+  let asked = 0, shown = 0;
   async function list() {
-    const games = await api("/api/games");
+    const n = ++asked;
+    const games = await api("/api/games").catch(() => null);
+    if (!games || n <= shown) return;
+    shown = n;
     const playing = games.filter((g) => !g.finished), finished = games.filter((g) => g.finished);
     $("games").replaceChildren(...(playing.length ? playing.map(row) :
       [el("li", { class: "muted" }, finished.length ? "No game in play." : "No games yet.")]));
@@ -46,5 +51,10 @@
       location.href = `/table/${g.game_id}`;
     } catch (err) { $("error").textContent = err.message; }
   });
+  // The list follows the device: a game made at the table, or one that ends, shows up
+  // without a reload. The stream reconnects by itself; each time it opens, the list is read.
+  const es = new EventSource("/api/events");
+  es.onopen = () => list();
+  es.onmessage = () => list();
   list();
 })();
