@@ -174,6 +174,16 @@ def test_a_phone_says_its_live_link_is_down_until_it_is_back(server, page):
     page.wait_for_selector("#status:has-text('Waiting for the roll')", timeout=15_000)
 
 
+def test_a_phone_whose_fetch_failed_asks_again_with_its_stream_open(server, page):
+    # A fetch of the game that failed, its stream still open, left the page saying the link
+    # was down, and showing the game as it was, until some change at the table came.
+    claim(page, server, "Ann", "Seat 1 — free")
+    page.route(f"**/api/games/{server.game_id}", lambda route: route.abort(), times=1)
+    post(server, f"/api/games/{server.game_id}/seats/1", {"name": "Bo"})  # the stream tells
+    page.wait_for_selector("#status:has-text('Connection lost')")
+    page.wait_for_selector("#status:has-text('Waiting for the roll')", timeout=10_000)
+
+
 def test_the_table_says_its_live_link_is_down_after_a_roll_is_entered(server, browser):
     # A roll entered at the table drew the page again, and its status line went back to the
     # game's phase with the live link still down.

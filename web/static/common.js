@@ -71,7 +71,7 @@ const TC = (() => {
   // onLink(ok) is told each time the link changes: down as soon as the stream or a fetch
   // fails, up again when the stream opens, or a fetch is answered while it is open.
   function live(gameId, onState, onLink) {
-    let asked = 0, shown = 0, linked = null;
+    let asked = 0, shown = 0, linked = null, retry = null;
     const es = new EventSource(`/api/games/${gameId}/events`);
     const link = (ok) => {
       if (ok === linked) return;
@@ -81,7 +81,15 @@ const TC = (() => {
     const refresh = async () => {
       const n = ++asked;
       let g;
-      try { g = await api(`/api/games/${gameId}`); } catch (e) { link(false); return; }
+      try { g = await api(`/api/games/${gameId}`); } catch (e) {
+        link(false);
+        // with the stream still open, nothing else would ask again: the page would stay
+        // down in a quiet game (a stream that opens again asks by itself)
+        if (es.readyState === EventSource.OPEN && retry === null) {
+          retry = setTimeout(() => { retry = null; refresh(); }, 2000);
+        }
+        return;
+      }
       if (n > shown) { shown = n; onState(g); }
       if (es.readyState === EventSource.OPEN) link(true); // a fetch alone is no live link
     };
