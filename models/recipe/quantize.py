@@ -15,7 +15,8 @@ reads a look in a little over half the time here (models/README.md has the figur
 Training only: it needs the `train` extra (onnx).
 
 A detector (a model whose input is ``image``) is quantized the same way, with its ranges
-from whole train photos outside dev, letterboxed as the reader letterboxes them, and made to
+from whole train photos outside dev, letterboxed as the reader letterboxes them (to the side
+the card beside --out names, ``detect_size``, or the reader's default), and made to
 take the frame's bytes: its input becomes uint8 BGR (N, 3, H, W), 0..255, with the float
 conversion, the channel order and any normalisation before its first convolution folded
 into that convolution's weights (``bytes_in``). The reader then hands it the letterboxed
@@ -306,13 +307,16 @@ def quantize(source: Path, out: Path, data: Path, method: str = "minmax") -> Pat
             f"{source} is already quantized: pass the float model training exported "
             "(make model keeps them in artifacts/model-checkpoints/)"
         )
+    card_path = out.parent / "dice.json"
+    card = json.loads(card_path.read_text()) if card_path.exists() else {}
     if model.graph.input[0].name == "image":
-        return quantize_detector(model, out, data, method)
+        # calibrated on frames letterboxed to the side the card beside ``out`` reads them at
+        side = card.get("detect_size", R.DETECT_SIZE)
+        return quantize_detector(model, out, data, method, side)
     # the crops' side is the float model's own input side (the recipe's --crop-size), and
     # they are seen in the looks the card beside ``out`` reads the classifier in
     size = model.graph.input[0].type.tensor_type.shape.dim[2].dim_value or R.CROP_SIZE
-    card = out.parent / "dice.json"
-    looks = json.loads(card.read_text()).get("looks", "turns") if card.exists() else "turns"
+    looks = card.get("looks", "turns")
     with tempfile.TemporaryDirectory() as tmp:
         prepared = Path(tmp) / "prepared.onnx"
         quant_pre_process(str(source), str(prepared))
@@ -320,10 +324,10 @@ def quantize(source: Path, out: Path, data: Path, method: str = "minmax") -> Pat
     return out
 
 
-def quantize_detector(model, out: Path, data: Path, method: str) -> Path:
+def quantize_detector(model, out: Path, data: Path, method: str, side: int = R.DETECT_SIZE) -> Path:
     import onnx
 
-    frames = TrainFrames(data)
+    frames = TrainFrames(data, size=side)
     bytes_in(model)
     with tempfile.TemporaryDirectory() as tmp:
         folded, prepared, quantized = (Path(tmp) / f for f in ("f.onnx", "p.onnx", "q.onnx"))

@@ -359,6 +359,27 @@ def test_quantize_writes_a_detector_that_takes_the_frames_bytes(tmp_path):
             assert np.corrcoef(a, b)[0, 1] > 0.95, k
 
 
+@pytest.mark.parametrize("card", [None, {}, {"detect_size": 640}])
+def test_quantize_letterboxes_a_detectors_frames_to_the_cards_side(
+    recipe, tmp_path, monkeypatch, card
+):
+    # A detector read at 640 px was calibrated on frames letterboxed to 512: its activation
+    # ranges measured on dice smaller than it ever sees.
+    _, q = recipe
+    data = golden_as_train_rows(tmp_path / "data")
+    (tmp_path / "models").mkdir()
+    if card is not None:
+        (tmp_path / "models" / "dice.json").write_text(json.dumps(card))
+    seen = []
+    frames = q.TrainFrames
+    monkeypatch.setattr(q, "TrainFrames", lambda *a, **k: seen.append(k["size"]) or frames(*a, **k))
+    out = tmp_path / "models" / "dice-detector.onnx"
+    q.quantize(tiny_detector(tmp_path / "tiny.onnx"), out, data)
+    assert seen == [(card or {}).get("detect_size", 512)]
+    sides = [max(f.shape[2:]) for f in frames(data, size=seen[0]).frames]  # (1, 3, H, W)
+    assert sides and set(sides) == {seen[0]}  # each frame's longer side, as the reader's
+
+
 def test_bytes_in_refuses_a_detector_it_cannot_fold(recipe, tmp_path):
     _, q = recipe
     model = onnx.load(str(tiny_detector(tmp_path / "tiny.onnx")))
