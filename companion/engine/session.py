@@ -107,6 +107,8 @@ class Session:
         with self._lock:
             self.entries = self.store.entries(self.game_id)
             self.state = replay(self.game, self.players, self.options, self.entries)
+            self.finished = self.game.outcome(self.state) is not None
+            self.finished_changed = False  # by the last change: the game ended, or its end undone
 
     @property
     def seq(self) -> int:
@@ -130,6 +132,7 @@ class Session:
 
     def _changed(self) -> None:
         finished = self.game.outcome(self.state) is not None
+        self.finished_changed, self.finished = finished != self.finished, finished
         self.store.set_finished(self.game_id, finished)
         for listener in list(self._listeners):
             listener(self)

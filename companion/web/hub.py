@@ -31,7 +31,6 @@ class Hub:
         self.device = None  # the companion.device.Device feeding rolls, if one runs
         self.on_action: list = []  # callables(game_id) after every change to a game
         self._active: str | None = None
-        self._ended: dict[str, bool] = {}  # each open game's end, as the lobby was last told
         self.on_active: list = []  # callables(game_id) when the camera's game changes
 
     def active_game(self) -> str | None:
@@ -82,7 +81,6 @@ class Hub:
                 s = Session(self.store, game_id)
                 s.subscribe(self._changed)
                 self._sessions[game_id] = s
-                self._ended[game_id] = s.outcome() is not None
             return s
 
     def create(self, game: str, players: int, options: dict) -> Session:
@@ -90,7 +88,6 @@ class Hub:
         with self._lock:
             s.subscribe(self._changed)
             self._sessions[s.game_id] = s
-            self._ended[s.game_id] = False
         self.set_active(s.game_id)
         self._broadcast("*", {"kind": "games"})
         # the pages of finished games can offer it as the next game (api's "next")
@@ -104,7 +101,6 @@ class Hub:
     def forget(self, game_id: str) -> None:
         with self._lock:
             self._sessions.pop(game_id, None)
-            self._ended.pop(game_id, None)
             if self._active == game_id:
                 self._active = None
         self._broadcast(game_id, {"kind": "deleted"})
@@ -116,9 +112,7 @@ class Hub:
         self._broadcast(session.game_id, {"kind": "state", "seq": session.seq})
         # the lobby lists games in play apart from the finished: tell it when a game ends, or
         # its end is taken back
-        ended = session.outcome() is not None
-        if self._ended.get(session.game_id) != ended:
-            self._ended[session.game_id] = ended
+        if session.finished_changed:
             self._broadcast("*", {"kind": "games"})
         for fn in self.on_action:
             fn(session.game_id)
