@@ -235,15 +235,30 @@ def test_quantize_takes_the_looks_from_the_card_beside_its_output(
     recipe, float_faces, tmp_path, monkeypatch, card
 ):
     _, q = recipe
-    data = golden_as_train_rows(tmp_path / "data")
-    (tmp_path / "models").mkdir()
-    if card is not None:
-        (tmp_path / "models" / "dice.json").write_text(json.dumps(card))
-    seen = []
-    crops = q.TrainCrops
-    monkeypatch.setattr(q, "TrainCrops", lambda *a, **k: seen.append(k["looks"]) or crops(*a, **k))
-    q.quantize(float_faces, tmp_path / "models" / "dice-faces.onnx", data)
+    data, models = beside_a_card(tmp_path, card)
+    seen = spy(monkeypatch, q, "TrainCrops", "looks")
+    q.quantize(float_faces, models / "dice-faces.onnx", data)
     assert seen == [(card or {}).get("looks", "turns")]
+
+
+def beside_a_card(tmp_path: Path, card: dict | None) -> tuple[Path, Path]:
+    """The golden photos as train rows, and a models folder holding ``card`` as its
+    dice.json (no card at all for None): where quantize writes its output."""
+    data = golden_as_train_rows(tmp_path / "data")
+    models = tmp_path / "models"
+    models.mkdir()
+    if card is not None:
+        (models / "dice.json").write_text(json.dumps(card))
+    return data, models
+
+
+def spy(monkeypatch, q, name: str, key: str) -> list:
+    """The ``key`` argument of each call quantize makes to its calibration reader ``name``
+    (the reader still made as it is)."""
+    seen: list = []
+    made = getattr(q, name)
+    monkeypatch.setattr(q, name, lambda *a, **k: seen.append(k[key]) or made(*a, **k))
+    return seen
 
 
 def tiny_detector(path: Path, offset: bool = True, stride: int = 2) -> Path:
@@ -366,15 +381,10 @@ def test_quantize_letterboxes_a_detectors_frames_to_the_cards_side(
     # A detector read at 640 px was calibrated on frames letterboxed to 512: its activation
     # ranges measured on dice smaller than it ever sees.
     _, q = recipe
-    data = golden_as_train_rows(tmp_path / "data")
-    (tmp_path / "models").mkdir()
-    if card is not None:
-        (tmp_path / "models" / "dice.json").write_text(json.dumps(card))
-    seen = []
+    data, models = beside_a_card(tmp_path, card)
     frames = q.TrainFrames
-    monkeypatch.setattr(q, "TrainFrames", lambda *a, **k: seen.append(k["size"]) or frames(*a, **k))
-    out = tmp_path / "models" / "dice-detector.onnx"
-    q.quantize(tiny_detector(tmp_path / "tiny.onnx"), out, data)
+    seen = spy(monkeypatch, q, "TrainFrames", "size")
+    q.quantize(tiny_detector(tmp_path / "tiny.onnx"), models / "dice-detector.onnx", data)
     assert seen == [(card or {}).get("detect_size", 512)]
     sides = [max(f.shape[2:]) for f in frames(data, size=seen[0]).frames]  # (1, 3, H, W)
     assert sides and set(sides) == {seen[0]}  # each frame's longer side, as the reader's
