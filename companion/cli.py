@@ -462,7 +462,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--pi-streams",
         action="store_true",
         help="vision: read the photos as the Pi camera's two streams give a frame: the dice "
-        "found at half size, their faces read at half size and then from the photo itself",
+        "found at half size, their faces read at half size and then from the photo itself "
+        "(with --against, the two folders compared each way)",
     )
     p.add_argument(
         "--calibrate",

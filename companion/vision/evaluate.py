@@ -364,14 +364,20 @@ def width_band(side: float) -> str:
     return f"{WIDTHS[-1]} and over"
 
 
-def bench_streams(data: Path, split: str, models: Path, shrink: float = 0.5) -> dict:
+# The Pi camera's two streams, as --pi-streams reads a photo: the dice found in it shrunk to
+# half its side (the analysis stream), their faces read from that picture or from the photo
+ANALYSIS_SCALE = 0.5
+STREAM_WAYS = (("faces_from_the_analysis_picture", False), ("faces_from_the_photo", True))
+
+
+def bench_streams(data: Path, split: str, models: Path, shrink: float = ANALYSIS_SCALE) -> dict:
     """The photo sets read as the Pi camera's two streams give a frame: the dice found in
     the photo at ``shrink`` of its size (the analysis stream), their faces read from that
     picture, and then from the photo itself (the main stream, ``DiceReader.read``'s
     ``detail``)."""
     reader = DiceReader(models, threads=1)
     out = {"split": split, "models": str(models), "analysis_scale": shrink}
-    for way, detail in (("faces_from_the_analysis_picture", False), ("faces_from_the_photo", True)):
+    for way, detail in STREAM_WAYS:
         widths: dict = {}
         out[way] = evaluate(reader, data, split, streams=(shrink, detail), by_width=widths)
         out[way]["by_width"] = {
@@ -380,15 +386,21 @@ def bench_streams(data: Path, split: str, models: Path, shrink: float = 0.5) -> 
     return out
 
 
-def compare(data: Path, split: str, models: Path, against: Path) -> dict:
+def compare(
+    data: Path,
+    split: str,
+    models: Path,
+    against: Path,
+    streams: tuple[float, bool] | None = None,
+) -> dict:
     """Two models folders on the same photos, photo by photo, as a candidate is judged
     against the shipped models: the photos one reads entirely right and the other does not.
     A net gain past two sigma (twice the square root of the photos that differ) is one no
-    coin-flip between the two would often give."""
+    coin-flip between the two would often give. ``streams`` as for ``evaluate``."""
     ours: dict[str, bool] = {}
     theirs: dict[str, bool] = {}
-    mine = evaluate(DiceReader(models, threads=1), data, split, per_photo=ours)
-    other = evaluate(DiceReader(against, threads=1), data, split, per_photo=theirs)
+    mine = evaluate(DiceReader(models, threads=1), data, split, per_photo=ours, streams=streams)
+    other = evaluate(DiceReader(against, threads=1), data, split, per_photo=theirs, streams=streams)
     gained = sorted(k for k in ours if ours[k] and not theirs[k])
     lost = sorted(k for k in ours if theirs[k] and not ours[k])
     net, two_sigma = len(gained) - len(lost), 2 * math.sqrt(len(gained) + len(lost))

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from companion.cli import main
+from companion.vision import evaluate as evaluate_module
 from companion.vision.evaluate import (
     CONFIDENCES,
     DETECTS,
@@ -398,6 +399,35 @@ def test_two_models_folders_are_compared_photo_by_photo(tmp_path, capsys):
 
     same = compare(model_dir(), model_dir())["photos_entirely_right"]
     assert (same["gained"], same["lost"], same["past_two_sigma"]) == (0, 0, False)
+
+
+def test_two_models_folders_are_compared_as_the_pi_cameras_streams_read_the_photos(
+    tmp_path, capsys, monkeypatch
+):
+    """``--pi-streams --against``: both folders read the photos found at half size, each way
+    the faces are read, with the figures ``--pi-streams`` alone gives."""
+    cases = golden_dev_set(tmp_path / "data")
+    unsure = models_with_card(tmp_path, min_confidence=0.99)
+    argv = ["bench", "vision", "--data", str(tmp_path / "data"), "--split", "dev"]
+    assert main([*argv, "--pi-streams", "--models", str(unsure)]) == 0
+    alone = json.loads(capsys.readouterr().out)
+    read_as = []
+
+    def spy(reader, data, split, **kw):
+        read_as.append(kw.get("streams"))
+        return evaluate(reader, data, split, **kw)
+
+    monkeypatch.setattr(evaluate_module, "evaluate", spy)
+    argv += ["--pi-streams", "--models", str(unsure), "--against", str(model_dir())]
+    assert main(argv) == 0
+    compared = json.loads(capsys.readouterr().out)
+    assert read_as == [(0.5, False)] * 2 + [(0.5, True)] * 2
+    assert compared["analysis_scale"] == 0.5
+    for way in ("faces_from_the_analysis_picture", "faces_from_the_photo"):
+        assert compared[way]["all"] == alone[way]["all"]
+        assert compared[way]["sets"]["golden"]["models"]["photos"] == len(cases)
+        photos = compared[way]["photos_entirely_right"]
+        assert photos["gained"] == 0 and photos["lost"] == len(photos["lost_photos"])
 
 
 def photos_named(folder: Path) -> list[str]:
