@@ -148,15 +148,8 @@ def run(what: str, args) -> int:
                     "chosen)",
                     code="bench/heldout-compare",
                 )
-            data, against = Path(args.data), Path(args.against)
-            if args.pi_streams:  # each way the Pi's streams are read, compared on its own
-                scale = evaluate.ANALYSIS_SCALE
-                found = {"analysis_scale": scale}
-                for way, detail in evaluate.STREAM_WAYS:
-                    streams = (scale, detail)
-                    found[way] = evaluate.compare(data, args.split, models, against, streams)
-            else:
-                found = evaluate.compare(data, args.split, models, against)
+            how = evaluate.compare_streams if args.pi_streams else evaluate.compare
+            found = how(Path(args.data), args.split, models, Path(args.against))
             print(json.dumps(found, indent=2))
             return 0
         if args.pi_streams:

@@ -426,6 +426,17 @@ def compare(
     }
 
 
+def compare_streams(
+    data: Path, split: str, models: Path, against: Path, shrink: float = ANALYSIS_SCALE
+) -> dict:
+    """``compare`` on the photos read as the Pi camera's two streams give a frame
+    (``bench_streams``), each way the faces are read."""
+    out: dict = {"analysis_scale": shrink}
+    for way, detail in STREAM_WAYS:
+        out[way] = compare(data, split, models, against, streams=(shrink, detail))
+    return out
+
+
 NUMERAL_SEEDS = 20  # scenes a numeral a font family: 120 dice a family
 KINDS = ("dice", "right", "unsure", "wrong", "not_one")
 
