@@ -104,6 +104,20 @@ const TC = (() => {
     return refresh;
   }
 
+  // The status line while the live link is down: show() puts ``text`` over whatever a render
+  // wrote there, until set(true), since no change made elsewhere reaches the page meanwhile.
+  function linkLine(text, className) {
+    let lost = false;
+    return {
+      set(ok) { lost = !ok; },
+      show() {
+        if (!lost) return;
+        const st = document.getElementById("status");
+        st.textContent = text; st.className = className;
+      },
+    };
+  }
+
   const el = (tag, attrs = {}, ...kids) => {
     const e = document.createElement(tag);
     for (const [k, v] of Object.entries(attrs)) {
@@ -240,5 +254,5 @@ const TC = (() => {
     return /[.!?)]$/.test(s) ? s : `${s}.`;
   }
 
-  return { sentence, rollPicker, showPicture, TRIBES, TRIBE, api, request, refusal, single, live, el, svg, die, drawIsland, hexShapes, center, corner, pts, seatName };
+  return { sentence, rollPicker, showPicture, TRIBES, TRIBE, api, request, refusal, single, live, linkLine, el, svg, die, drawIsland, hexShapes, center, corner, pts, seatName };
 })();

@@ -7,7 +7,7 @@
   const KEY = `tc:${gameId}`;
   let me = JSON.parse(localStorage.getItem(KEY) || "null"); // {seat, token, name}
   let game = null;
-  let linkLost = false;
+  const link = TC.linkLine("Connection lost: reconnecting…", "status error");
   // What the player is building: picks are die numbers (1..5) or an override tribe.
   let picks = [], hex = null, claiming = null, picked = new Set();
 
@@ -126,7 +126,7 @@
     st.textContent = v.ended ? `Game over: ${v.ended}` : v.phase === "roll" ? "Waiting for the roll" :
       mine ? `Your move: mark hex ${board.marks + 1} of 2` : v.phase === "mark" ? "Done — waiting for the others" : "Round complete";
     st.className = `status${mine ? " attention" : ""}`;
-    showLink();
+    link.show();
     const used = new Set(board.dice_used), chosen = new Set(picks.filter((p) => typeof p === "number"));
     $("dice").replaceChildren(...(v.roll ? v.roll.map((x, i) => die(x, g.faces, {
       n: i + 1, used: used.has(i + 1), selected: chosen.has(i + 1),
@@ -162,14 +162,6 @@
     if (v.ended) $("final-body").replaceChildren(...SCORESHEET.results(g, { brief: true }));
   }
 
-  // While the live stream is down the status line says so: no change made elsewhere would
-  // reach this page.
-  function showLink() {
-    if (!linkLost) return;
-    const st = $("status");
-    st.textContent = "Connection lost: reconnecting…"; st.className = "status error";
-  }
-
   // A render (a tap, a claim's fetch) keeps saying the link is down until the stream is back.
-  const refresh = live(gameId, render, (ok) => { linkLost = !ok; if (game) render(game); else showLink(); });
+  const refresh = live(gameId, render, (ok) => { link.set(ok); if (game) render(game); else link.show(); });
 })();

@@ -5,7 +5,7 @@
   const gameId = main.dataset.game, pin = main.dataset.pin;
   const $ = (id) => document.getElementById(id);
   let game = null;
-  let linkLost = false;
+  const link = TC.linkLine("Connection to the device lost: reconnecting…", "status grow error");
   const showError = (e) => { $("error").textContent = e ? e.message : ""; };
   const act = single((action, extra = {}) =>
     api(`/api/games/${gameId}/actions`, { method: "POST", body: { action, ...extra } })
@@ -111,7 +111,7 @@
     const status = $("status");
     status.textContent = PHASE[v.phase];
     status.className = `status grow${v.phase === "ended" ? "" : v.phase === "done" ? " attention" : ""}`;
-    showLink();
+    link.show();
     $("roll").replaceChildren(...(v.roll ? v.roll.map((x, i) => die(x, g.faces, { n: i + 1, big: true })) : [el("p", { class: "muted" }, "No roll yet.")]));
     const waiting = v.phase === "mark" ? v.boards.map((b, s) => [b, s]).filter(([b]) => b.marks < 2)
       .map(([b, s]) => `${seatName(g, s)} (${b.marks} of 2)`) : [];
@@ -133,14 +133,6 @@
     if (v.ended) $("result-body").replaceChildren(...SCORESHEET.results(g));
   }
 
-  // While the live stream is down the status line says so: no change made elsewhere would
-  // reach this page.
-  function showLink() {
-    if (!linkLost) return;
-    const st = $("status");
-    st.textContent = "Connection to the device lost: reconnecting…"; st.className = "status grow error";
-  }
-
   // A render (a press, a fetch's answer) keeps saying the link is down until the stream is back.
-  live(gameId, render, (ok) => { linkLost = !ok; if (game) render(game); else showLink(); });
+  live(gameId, render, (ok) => { link.set(ok); if (game) render(game); else link.show(); });
 })();
