@@ -342,12 +342,32 @@ def synthetic_photos(rng, n, size, sides=0.0):
     return photos
 
 
-def detector_sample(rng, img, dice, size, crop=256, tint=0.0, grey=0.0):
+def degraded(rng, patch):
+    """``patch`` as a worse camera leaves it, one of three ways chosen evenly: out of focus
+    (a Gaussian blur of sigma 0.8 to 2.2 px); dim (x0.3 to x0.6, with the sensor's noise of
+    sigma 1 to 4 levels, then JPEG at quality 60 to 90); or worn by JPEG alone (quality 20
+    to 60)."""
+    way = int(rng.integers(3))
+    if way == 0:
+        return cv2.GaussianBlur(patch, (0, 0), rng.uniform(0.8, 2.2))
+    if way == 1:
+        dim = patch.astype(np.float32) * rng.uniform(0.3, 0.6)
+        dim += rng.normal(0, rng.uniform(1, 4), patch.shape)
+        patch, quality = np.clip(dim + 0.5, 0, 255).astype(np.uint8), rng.integers(60, 91)
+    else:
+        quality = rng.integers(20, 61)
+    jpeg = cv2.imencode(".jpg", patch, [cv2.IMWRITE_JPEG_QUALITY, int(quality)])[1]
+    return cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
+
+
+def detector_sample(rng, img, dice, size, crop=256, tint=0.0, grey=0.0, degrade=0.0):
     """A random training crop from a letterboxed, rescaled photo, and its targets.
 
     ``tint``: in half the crops, each colour channel is scaled by up to this much (a warm
     or cool light); 0 keeps the mild 10% of the first stages. ``grey``: the share of crops
-    turned grey (a monochrome camera, a greyscale photo); 0 draws nothing for it."""
+    turned grey (a monochrome camera, a greyscale photo); 0 draws nothing for it.
+    ``degrade``: the share of crops blurred, dimmed or worn by JPEG (``degraded``); 0 draws
+    nothing for it."""
     boxed, scale = R.letterbox(img, size)
     z = rng.uniform(0.6, 1.5)
     if rng.random() < 0.5:
@@ -372,6 +392,8 @@ def detector_sample(rng, img, dice, size, crop=256, tint=0.0, grey=0.0):
     patch = np.clip(p * (gain if cast is None else cast), 0, 255).astype(np.uint8)
     if grey and rng.random() < grey:
         patch = cv2.cvtColor(cv2.cvtColor(patch, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    if sometimes(rng, degrade):
+        patch = degraded(rng, patch)
     return patch, targets(boxes, crop)
 
 
@@ -516,6 +538,7 @@ def train_detector(
     width="small",
     imagenet=None,
     mosaic=0.0,
+    degrade=0.0,
 ):
     """A ``real_share`` of each batch of 16 comes from the first ``real`` photos (the real
     ones), the rest from the rendered ones; a ``mosaic`` share of the real ones is cut from
@@ -537,7 +560,9 @@ def train_detector(
             else photos[i]
             for i in picks
         ]
-        batch = [detector_sample(rng, *p, size, tint=tint, grey=grey) for p in chosen]
+        batch = [
+            detector_sample(rng, *p, size, tint=tint, grey=grey, degrade=degrade) for p in chosen
+        ]
         x = torch.from_numpy(R.to_tensor(np.stack([b[0] for b in batch])))
         heat = torch.from_numpy(np.stack([b[1][0] for b in batch]))[:, None]
         reg = torch.from_numpy(np.stack([b[1][1] for b in batch]))
@@ -768,6 +793,13 @@ def main() -> None:
         help="detector: the share of crops turned grey (greyscale cameras and photos)",
     )
     ap.add_argument(
+        "--degrade",
+        type=float,
+        default=0.0,
+        help="detector: the share of crops blurred, dimmed with noise, or worn by JPEG "
+        "(a camera out of focus, a dim room, a worn photo)",
+    )
+    ap.add_argument(
         "--side-faces",
         type=float,
         default=0.0,
@@ -916,6 +948,7 @@ def main() -> None:
             args.detector_width,
             args.imagenet if lite_from_scratch else None,
             args.mosaic,
+            args.degrade,
         )
         made["detect_size"] = size
         args.checkpoints.mkdir(parents=True, exist_ok=True)
