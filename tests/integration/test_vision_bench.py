@@ -21,6 +21,7 @@ from companion.vision.evaluate import (
     is_dev,
     load_split,
     source_photo,
+    speed,
     wrong_share,
 )
 from companion.vision.reader import DiceReader, DieReading, model_dir
@@ -153,6 +154,41 @@ def test_the_benchmark_reports_the_golden_photos_as_the_reader_reads_them(tmp_pa
         "faint": card.get("faint_threshold"),
         "second_look": card.get("second_look", []),
     }
+
+
+def test_speed_times_every_frame_once_a_pass_after_one_warm_read_each(tmp_path, monkeypatch):
+    """The speed figure is the median over several timed passes (a shared machine's speed
+    drifts over seconds), each frame read once first to warm the reader. A clock that moves
+    1 ms a look at it, and reads that take 10, 20 and 30 ms more in the three passes, give
+    known medians."""
+    golden_set(tmp_path)
+    reader = DiceReader(threads=1)
+    now = [0.0]
+
+    def clock():
+        now[0] += 0.001
+        return now[0]
+
+    seen = []
+    read = reader.read
+
+    def counted(img, detail=None):
+        seen.append(img.tobytes())
+        timed = len(seen) - 3  # the first three reads warm the reader
+        now[0] += 0.01 * (timed // 3 + 1) if timed >= 0 else 0.0
+        return read(img, detail)
+
+    reader.read = counted
+    monkeypatch.setattr(evaluate_module.time, "perf_counter", clock)
+    out = speed(reader, tmp_path, passes=3)
+    assert out["frames"] == 3  # the three 640x640 golden photos
+    assert len(seen) == 3 * (1 + 3) and len(set(seen)) == 3
+    assert seen[3:] == seen[:3] * 3  # each pass reads every frame, in the same order
+    assert out["passes"] == 3
+    assert out["read_ms_median_by_pass"] == [11.0, 21.0, 31.0]
+    assert out["read_ms_median"] == 21.0  # over all nine timed reads, not one pass's
+    assert out["jpeg_decode_ms_median"] == 1.0
+    assert out["read_to_decode_ratio"] == 21.0
 
 
 def test_a_models_folder_without_models_is_named(tmp_path, capsys):
