@@ -1,8 +1,9 @@
 """A look after C32's verdict (dev only; decides nothing): where C24 loses the dice of the
 blurred dev photos, whole-photo sets (epanemu, matteop65). For each labelled die: is there
 a detector peak on it at the detection threshold, only at the faint threshold, or none;
-and of those with a peak, what the full reader finally reports. Run from the repository's
-root:
+and of those with a peak, what the full reader finally reports (and, for a die with a peak
+at the threshold that is not reported, what the first classifier alone calls that box).
+Run from the repository's root:
     .venv/bin/python models/recipe/judged/c32/look_blur.py ../shared/data/dice
 """
 
@@ -45,6 +46,13 @@ with tempfile.TemporaryDirectory() as tmp:
                         else "faint peak only"
                     )
                     die = final.get(j)
+                    if die is None and where == "peak >= detect":
+                        # what the first classifier alone calls the peak's box
+                        box = faint[next(i for i, k in match(faint, truth) if k == j)].box
+                        probs = reader.classify(img, [box])[0][0]
+                        count[
+                            ("  dropped, first classifier says", reader.classes[probs.argmax()])
+                        ] += 1
                     got = (
                         "not reported"
                         if die is None
@@ -55,6 +63,7 @@ with tempfile.TemporaryDirectory() as tmp:
                         else "wrong"
                     )
                     count[(where, got)] += 1
-        print(name, sum(count.values()), "dice")
+        dice = sum(n for key, n in count.items() if not key[0].startswith(" "))
+        print(name, dice, "dice")
         for key, n in sorted(count.items()):
             print("  ", key, n)
