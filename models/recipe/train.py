@@ -312,6 +312,13 @@ def augment_crop(rng, crop):
     return np.clip(c, 0, 255).astype(np.uint8)
 
 
+def blurred_again(rng, crop):
+    """``crop`` out of focus, as a die is in a picture from a camera focused a little off:
+    a Gaussian blur of sigma 0.8 to 2.5 px of the crop (``augment_crop``'s own blur is
+    milder, 0.5 to 1.2)."""
+    return cv2.GaussianBlur(crop, (0, 0), rng.uniform(0.8, 2.5))
+
+
 def cast_gain(rng, tint):
     """One time in two, gains for the three colour channels of up to 1 +- ``tint`` (a warm or
     cool light); else None."""
@@ -602,6 +609,7 @@ def train_faces(
     decay=DECAY,
     small=0.0,
     teacher=None,
+    blur=0.0,
 ):
     """A ``rendered`` share of each batch is rendered crops drawn evenly over the classes, the
     rest real dice (cropped afresh) with one real 'not a die' patch for every seven (half of
@@ -610,7 +618,9 @@ def train_faces(
     ``decay``: AdamW's weight decay. ``small``: the share of real dice seen as a much smaller
     die (``small_die``); 0 draws nothing. ``teacher`` (a Faces in eval mode, or None): the
     real crops of each batch also learn its outputs, softened at TEACH_T (``distilled``), so
-    that a stage learning something new keeps what that classifier read on real dice."""
+    that a stage learning something new keeps what that classifier read on real dice.
+    ``blur``: the share of crops, of every kind, blurred again after the usual augmentation
+    (``blurred_again``); 0 draws nothing."""
     rng = np.random.default_rng(2)
     dice, negs = real
     net = Faces(len(CLASSES), FACES_WIDTHS[width])
@@ -643,7 +653,9 @@ def train_faces(
                 (tinted(rng, c, tint) if not CLASSES[k].startswith("dot-") else c, k)
                 for c, k in batch
             ]
-        x = torch.from_numpy(R.to_tensor(np.stack([augment_crop(rng, c) for c, _ in batch])))
+        seen = [augment_crop(rng, c) for c, _ in batch]
+        seen = [blurred_again(rng, c) if sometimes(rng, blur) else c for c in seen]
+        x = torch.from_numpy(R.to_tensor(np.stack(seen)))
         y = torch.tensor([c for _, c in batch])
         logits, _ = net(x)
         loss = F.cross_entropy(logits, y, label_smoothing=0.05)
@@ -849,6 +861,13 @@ def main() -> None:
         "(0: none)",
     )
     ap.add_argument(
+        "--blur-faces",
+        type=float,
+        default=0.0,
+        help="faces: the share of crops blurred again, at sigma 0.8 to 2.5 px (a camera "
+        "focused a little off; 0: none)",
+    )
+    ap.add_argument(
         "--teacher",
         type=Path,
         help="faces: a classifier's weights (faces.pt, the same width): the real crops also "
@@ -997,6 +1016,7 @@ def main() -> None:
             args.faces_decay,
             args.small_dice,
             teacher,
+            args.blur_faces,
         )
         made["looks"] = "upright" if upright else "turns"
         args.checkpoints.mkdir(parents=True, exist_ok=True)
