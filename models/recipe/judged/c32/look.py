@@ -9,15 +9,14 @@ import sys
 import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).parent))
-from judge import blur, dim, figures, stressed
+sys.path.insert(0, str(Path(__file__).parent.parent))
+from judging import blur, dim, figures, stressed
 
 from companion.vision.evaluate import compare
 
 data, candidate, shipped = (Path(a) for a in sys.argv[1:4])
 with tempfile.TemporaryDirectory() as tmp:
     for name, change, quality in (("blurred", blur, 95), ("dimmed", dim, 85)):
-        f = figures(
-            compare(stressed(data, Path(tmp) / name, change, quality), "dev", candidate, shipped)
-        )
+        photos = stressed(data, Path(tmp) / name, change, quality)
+        f = figures(compare(photos, "dev", candidate, shipped), "C32")
         print(name, json.dumps(f, indent=1), flush=True)

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import cv2
 
-sys.path.insert(0, str(Path(__file__).parent))
-from judge import blur, stressed
+sys.path.insert(0, str(Path(__file__).parent.parent))
+from judging import blur, stressed
 
 from companion.vision.evaluate import load_split, match
 from companion.vision.reader import DiceReader, DieReading, neutral

@@ -2,7 +2,7 @@
 the repository's root, after run.sh:
     .venv/bin/python models/recipe/judged/c33/judge.py \
         ../shared/data/dice artifacts/c33/models models
-The stressed dev photos are made by C32's judge (judged/c32/judge.py)."""
+The stressed dev photos are made as C32's judge made them (judged/judging.py)."""
 
 import json
 import subprocess
@@ -10,42 +10,12 @@ import sys
 import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).parent.parent / "c32"))
-from judge import blur, dim, stressed
-from judge import figures as c32_figures
+sys.path.insert(0, str(Path(__file__).parent.parent))
+from judging import at_least, at_most, blur, dim, figures, net_at_least, stressed, verdict
 
 from companion.vision.evaluate import compare, compare_streams
 
-
-def figures(c: dict) -> dict:
-    f = c32_figures(c)
-    f["C33"] = f.pop("C32")
-    return f
-
-
-def points(f, key):
-    return round(100 * (f["C33"][key] - f["C24"][key]), 2)
-
-
-def at_least(f, key, floor):
-    return (f"{key} {points(f, key)} >= {floor:+}", points(f, key) >= floor)
-
-
-def at_most(f, key, ceiling):
-    return (f"{key} {points(f, key)} <= {ceiling:+}", points(f, key) <= ceiling)
-
-
-def net_at_least(f, floor):
-    return (f"net {f['net']} >= {floor:+}", f["net"] >= floor)
-
-
-def verdict(name, f, checks):
-    print(f"({name})", json.dumps(f, indent=1), flush=True)
-    for text, ok in checks:
-        print(f"   {'PASS' if ok else 'FAIL'}: {text}", flush=True)
-    if not all(ok for _, ok in checks):
-        print(f"({name}) FAIL: the rule stops here. C33 not shipped.")
-        sys.exit(1)
+NAME = "C33"
 
 
 def numerals(models: Path) -> dict:
@@ -69,9 +39,10 @@ def numerals(models: Path) -> dict:
 
 
 def main(data: Path, candidate: Path, shipped: Path) -> None:
-    f = figures(compare(data, "dev", candidate, shipped))
+    f = figures(compare(data, "dev", candidate, shipped), NAME)
     verdict(
         "a: dev as they are",
+        NAME,
         f,
         [
             net_at_least(f, -1),
@@ -83,9 +54,10 @@ def main(data: Path, candidate: Path, shipped: Path) -> None:
     )
     with tempfile.TemporaryDirectory() as tmp:
         blurred = stressed(data, Path(tmp) / "blur", blur, 95)
-        f = figures(compare(blurred, "dev", candidate, shipped))
+        f = figures(compare(blurred, "dev", candidate, shipped), NAME)
         verdict(
             "b: dev blurred",
+            NAME,
             f,
             [
                 at_least(f, "recall", 3.0),
@@ -95,9 +67,10 @@ def main(data: Path, candidate: Path, shipped: Path) -> None:
             ],
         )
         dimmed = stressed(data, Path(tmp) / "dim", dim, 85)
-        f = figures(compare(dimmed, "dev", candidate, shipped))
+        f = figures(compare(dimmed, "dev", candidate, shipped), NAME)
         verdict(
             "c: dev dimmed",
+            NAME,
             f,
             [
                 net_at_least(f, -1),
@@ -106,9 +79,10 @@ def main(data: Path, candidate: Path, shipped: Path) -> None:
             ],
         )
     halved = compare_streams(data, "dev", candidate, shipped)
-    f = figures(halved["faces_from_the_analysis_picture"])
+    f = figures(halved["faces_from_the_analysis_picture"], NAME)
     verdict(
         "d: dev halved, faces from the halved picture",
+        NAME,
         f,
         [
             net_at_least(f, -1),
@@ -124,7 +98,7 @@ def main(data: Path, candidate: Path, shipped: Path) -> None:
         (f"right {mine['right']} >= 1600", mine["right"] >= 1600),
         (f"OpenCV's faces {opencv['right']} >= 118", opencv["right"] >= 118),
     ]
-    verdict("e: unseen-font numerals", {}, checks)
+    verdict("e: unseen-font numerals", NAME, {}, checks)
     print("(a) to (e) PASS; (f) is make test")
 
 

@@ -1,0 +1,99 @@
+"""What the judges of candidates share: the dev photos stressed on purpose, one comparison's
+figures, and conditions that stop the judge at the first failure. Imported by the scripts
+in the candidates' folders (run from the repository's root)."""
+
+import csv
+import json
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from companion.vision.evaluate import is_dev
+
+SHIPPED = "C24"  # the models the candidates are judged against
+
+
+def stressed(data: Path, out: Path, change, quality: int) -> Path:
+    """The dev photos of every set in ``data``, each changed by ``change`` and saved as JPEG."""
+    for labels in sorted(data.glob("*/labels.csv")):
+        with open(labels) as f:
+            rows = [r for r in csv.DictReader(f) if r["split"] == "train" and is_dev(r["filename"])]
+        if not rows:
+            continue
+        folder = out / labels.parent.name
+        folder.mkdir(parents=True)
+        with open(folder / "labels.csv", "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=list(rows[0]))
+            w.writeheader()
+            w.writerows(rows)
+        for name in sorted({r["filename"] for r in rows}):
+            img = change(cv2.imread(str(labels.parent / name)))
+            # through JPEG at ``quality``, then written under the photo's own name (a PNG
+            # set's file stays a PNG, holding the JPEG's pixels)
+            jpeg = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, quality])[1]
+            cv2.imwrite(str(folder / name), cv2.imdecode(jpeg, cv2.IMREAD_COLOR))
+    return out
+
+
+def blur(img):
+    """Out of focus: a Gaussian blur of sigma 2 px (saved at JPEG 95)."""
+    return cv2.GaussianBlur(img, (0, 0), 2.0)
+
+
+noise = np.random.default_rng(0)
+
+
+def dim(img):
+    """A dim room: every value x0.4, with noise of sigma 2 levels (saved at JPEG 85)."""
+    dark = img.astype(np.float32) * 0.4 + noise.normal(0, 2.0, img.shape)
+    return np.clip(dark + 0.5, 0, 255).astype(np.uint8)
+
+
+KEYS = ("recall", "precision", "value_accuracy", "unsure", "wrong_when_sure")
+
+
+def figures(c: dict, name: str) -> dict:
+    """The figures of ``evaluate.compare``'s ``c``: the candidate ``name``'s and the shipped
+    models', and the photos one reads entirely right and the other not."""
+    mine, theirs, p = c["all"], c["against_all"], c["photos_entirely_right"]
+    keys = (*KEYS, "photos_entirely_right")
+    return {
+        name: {k: mine[k] for k in keys},
+        SHIPPED: {k: theirs[k] for k in keys},
+        "gained": p["gained"],
+        "lost": p["lost"],
+        "net": p["net"],
+        "gained_photos": p["gained_photos"],
+        "lost_photos": p["lost_photos"],
+    }
+
+
+def points(f: dict, key: str) -> float:
+    """The candidate's ``key`` less the shipped models', in percentage points."""
+    name = next(k for k in f if k != SHIPPED)
+    return round(100 * (f[name][key] - f[SHIPPED][key]), 2)
+
+
+def at_least(f: dict, key: str, floor: float) -> tuple[str, bool]:
+    return (f"{key} {points(f, key)} >= {floor:+}", points(f, key) >= floor)
+
+
+def at_most(f: dict, key: str, ceiling: float) -> tuple[str, bool]:
+    return (f"{key} {points(f, key)} <= {ceiling:+}", points(f, key) <= ceiling)
+
+
+def net_at_least(f: dict, floor: int) -> tuple[str, bool]:
+    return (f"net {f['net']} >= {floor:+}", f["net"] >= floor)
+
+
+def verdict(condition: str, name: str, f: dict, checks: list[tuple[str, bool]]) -> None:
+    """Prints the condition's figures and checks; at a failed check, says that the rule stops
+    there and ends the judge."""
+    print(f"({condition})", json.dumps(f, indent=1), flush=True)
+    for text, ok in checks:
+        print(f"   {'PASS' if ok else 'FAIL'}: {text}", flush=True)
+    if not all(ok for _, ok in checks):
+        print(f"({condition}) FAIL: the rule stops here. {name} not shipped.")
+        sys.exit(1)
