@@ -5,12 +5,13 @@ in the candidates' folders (run from the repository's root)."""
 import csv
 import json
 import sys
+import tempfile
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from companion.vision.evaluate import is_dev
+from companion.vision.evaluate import compare, compare_streams, is_dev
 
 SHIPPED = "C24"  # the models the candidates are judged against
 
@@ -76,16 +77,13 @@ def points(f: dict, key: str) -> float:
     return round(100 * (f[name][key] - f[SHIPPED][key]), 2)
 
 
-def at_least(f: dict, key: str, floor: float) -> tuple[str, bool]:
-    return (f"{key} {points(f, key)} >= {floor:+}", points(f, key) >= floor)
-
-
-def at_most(f: dict, key: str, ceiling: float) -> tuple[str, bool]:
-    return (f"{key} {points(f, key)} <= {ceiling:+}", points(f, key) <= ceiling)
-
-
-def net_at_least(f: dict, floor: int) -> tuple[str, bool]:
-    return (f"net {f['net']} >= {floor:+}", f["net"] >= floor)
+def check(f: dict, key: str, op: str, bound: float) -> tuple[str, bool]:
+    """One condition on a comparison's figures ``f``: ``key`` is "net" (photos entirely right
+    gained less lost) or a rate, in percentage points against the shipped models; ``op`` is
+    ">=" or "<="."""
+    got = f["net"] if key == "net" else points(f, key)
+    ok = got >= bound if op == ">=" else got <= bound
+    return (f"{key} {got} {op} {bound:+}", ok)
 
 
 def verdict(condition: str, name: str, f: dict, checks: list[tuple[str, bool]]) -> None:
@@ -97,3 +95,28 @@ def verdict(condition: str, name: str, f: dict, checks: list[tuple[str, bool]]) 
     if not all(ok for _, ok in checks):
         print(f"({condition}) FAIL: the rule stops here. {name} not shipped.")
         sys.exit(1)
+
+
+def photos(data: Path, tmp: Path, which: str) -> Path:
+    """The dev photos a condition reads: "as they are", "blurred" or "dimmed"."""
+    if which == "blurred":
+        return stressed(data, tmp / "blur", blur, 95)
+    if which == "dimmed":
+        return stressed(data, tmp / "dim", dim, 85)
+    return data
+
+
+def judge(data: Path, candidate: Path, shipped: Path, name: str, conditions: list) -> None:
+    """Compares ``candidate`` with ``shipped`` on the dev photos, condition by condition, and
+    stops at the first that fails. Each condition is (its label, the photos: "as they are",
+    "blurred", "dimmed" or "halved" (found at half size, faces read from the halved
+    picture), and its checks: (key, op, bound) as ``check`` takes them)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        for label, which, checks in conditions:
+            if which == "halved":
+                halved = compare_streams(data, "dev", candidate, shipped)
+                c = halved["faces_from_the_analysis_picture"]
+            else:
+                c = compare(photos(data, Path(tmp), which), "dev", candidate, shipped)
+            f = figures(c, name)
+            verdict(label, name, f, [check(f, *one) for one in checks])

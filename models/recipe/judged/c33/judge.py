@@ -7,15 +7,45 @@ The stressed dev photos are made as C32's judge made them (judged/judging.py).""
 import json
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent.parent))
-from judging import at_least, at_most, blur, dim, figures, net_at_least, stressed, verdict
-
-from companion.vision.evaluate import compare, compare_streams
+from judging import judge, verdict
 
 NAME = "C33"
+CONDITIONS = [
+    (
+        "a: dev as they are",
+        "as they are",
+        [
+            ("net", ">=", -1),
+            ("recall", ">=", -0.3),
+            ("precision", ">=", -0.3),
+            ("value_accuracy", ">=", -0.3),
+            ("wrong_when_sure", "<=", 0.2),
+        ],
+    ),
+    (
+        "b: dev blurred",
+        "blurred",
+        [
+            ("recall", ">=", 3.0),
+            ("net", ">=", 2),
+            ("precision", ">=", -1.0),
+            ("wrong_when_sure", "<=", 0.5),
+        ],
+    ),
+    (
+        "c: dev dimmed",
+        "dimmed",
+        [("net", ">=", -1), ("recall", ">=", -0.5), ("wrong_when_sure", "<=", 0.5)],
+    ),
+    (
+        "d: dev halved, faces from the halved picture",
+        "halved",
+        [("net", ">=", -1), ("value_accuracy", ">=", -0.5), ("wrong_when_sure", "<=", 0.3)],
+    ),
+]
 
 
 def numerals(models: Path) -> dict:
@@ -39,57 +69,7 @@ def numerals(models: Path) -> dict:
 
 
 def main(data: Path, candidate: Path, shipped: Path) -> None:
-    f = figures(compare(data, "dev", candidate, shipped), NAME)
-    verdict(
-        "a: dev as they are",
-        NAME,
-        f,
-        [
-            net_at_least(f, -1),
-            at_least(f, "recall", -0.3),
-            at_least(f, "precision", -0.3),
-            at_least(f, "value_accuracy", -0.3),
-            at_most(f, "wrong_when_sure", 0.2),
-        ],
-    )
-    with tempfile.TemporaryDirectory() as tmp:
-        blurred = stressed(data, Path(tmp) / "blur", blur, 95)
-        f = figures(compare(blurred, "dev", candidate, shipped), NAME)
-        verdict(
-            "b: dev blurred",
-            NAME,
-            f,
-            [
-                at_least(f, "recall", 3.0),
-                net_at_least(f, 2),
-                at_least(f, "precision", -1.0),
-                at_most(f, "wrong_when_sure", 0.5),
-            ],
-        )
-        dimmed = stressed(data, Path(tmp) / "dim", dim, 85)
-        f = figures(compare(dimmed, "dev", candidate, shipped), NAME)
-        verdict(
-            "c: dev dimmed",
-            NAME,
-            f,
-            [
-                net_at_least(f, -1),
-                at_least(f, "recall", -0.5),
-                at_most(f, "wrong_when_sure", 0.5),
-            ],
-        )
-    halved = compare_streams(data, "dev", candidate, shipped)
-    f = figures(halved["faces_from_the_analysis_picture"], NAME)
-    verdict(
-        "d: dev halved, faces from the halved picture",
-        NAME,
-        f,
-        [
-            net_at_least(f, -1),
-            at_least(f, "value_accuracy", -0.5),
-            at_most(f, "wrong_when_sure", 0.3),
-        ],
-    )
+    judge(data, candidate, shipped, NAME, CONDITIONS)
     got = numerals(candidate)
     mine, opencv = got["all"], got["opencv_faces"]
     print("(e)", json.dumps({"all": mine, "opencv_faces": opencv}, indent=1), flush=True)
