@@ -263,9 +263,10 @@ def speed(reader: DiceReader, data: Path, count: int = 60, passes: int = SPEED_P
     """Median ms to read a 640x640 frame, and to decode the same JPEG, on one thread.
 
     Each frame is read once to warm the reader, then timed in ``passes`` passes over all the
-    frames: a shared machine's speed drifts over seconds (this one's by a quarter), and one
-    pass's median moves with it. The median is over every timed read; each pass's median is
-    reported too, so the drift shows."""
+    frames: a shared machine's speed drifts over seconds to minutes (the development
+    machine's by a quarter, models/README.md), and one pass's median moves with it. The
+    median is over every timed read; each pass's median is reported too, so the drift
+    shows."""
     frames = []
     for path in sorted(data.glob("*/*.jpg")):
         img = cv2.imread(str(path))
