@@ -120,3 +120,12 @@ def judge(data: Path, candidate: Path, shipped: Path, name: str, conditions: lis
                 c = compare(photos(data, Path(tmp), which), "dev", candidate, shipped)
             f = figures(c, name)
             verdict(label, name, f, [check(f, *one) for one in checks])
+
+
+def look_stressed(data: Path, candidate: Path, shipped: Path, name: str) -> None:
+    """A look after a verdict (deciding nothing): the candidate ``name`` and the shipped
+    models on the blurred and the dimmed dev photos, each comparison's figures printed."""
+    with tempfile.TemporaryDirectory() as tmp:
+        for which in ("blurred", "dimmed"):
+            f = figures(compare(photos(data, Path(tmp), which), "dev", candidate, shipped), name)
+            print(which, json.dumps(f, indent=1), flush=True)

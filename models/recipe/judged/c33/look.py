@@ -4,18 +4,10 @@ photos that the rule stopped before reading. Run from the repository's root:
         ../shared/data/dice artifacts/c33/models models
 """
 
-import json
 import sys
-import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent.parent))
-from judging import figures, photos
+from judging import look_stressed
 
-from companion.vision.evaluate import compare
-
-data, candidate, shipped = (Path(a) for a in sys.argv[1:4])
-with tempfile.TemporaryDirectory() as tmp:
-    for which in ("blurred", "dimmed"):
-        f = figures(compare(photos(data, Path(tmp), which), "dev", candidate, shipped), "C33")
-        print(which, json.dumps(f, indent=1), flush=True)
+look_stressed(*(Path(a) for a in sys.argv[1:4]), "C33")
