@@ -620,7 +620,7 @@ def train_faces(
     real crops of each batch also learn its outputs, softened at TEACH_T (``distilled``), so
     that a stage learning something new keeps what that classifier read on real dice.
     ``blur``: the share of crops, of every kind, blurred again after the usual augmentation
-    (``blurred_again``); 0 draws nothing."""
+    (``blurred_again``); 0 draws nothing. A teacher reads each crop before that blur."""
     rng = np.random.default_rng(2)
     dice, negs = real
     net = Faces(len(CLASSES), FACES_WIDTHS[width])
@@ -653,14 +653,16 @@ def train_faces(
                 (tinted(rng, c, tint) if not CLASSES[k].startswith("dot-") else c, k)
                 for c, k in batch
             ]
-        seen = [augment_crop(rng, c) for c, _ in batch]
-        seen = [blurred_again(rng, c) if sometimes(rng, blur) else c for c in seen]
+        clear = [augment_crop(rng, c) for c, _ in batch]
+        seen = [blurred_again(rng, c) if sometimes(rng, blur) else c for c in clear]
         x = torch.from_numpy(R.to_tensor(np.stack(seen)))
         y = torch.tensor([c for _, c in batch])
         logits, _ = net(x)
         loss = F.cross_entropy(logits, y, label_smoothing=0.05)
         if teacher is not None:
-            loss = loss + distilled(logits[n_rendered:], teacher, x[n_rendered:])
+            # the teacher reads each real crop as it was before its extra blur
+            shown = torch.from_numpy(R.to_tensor(np.stack(clear))) if blur else x
+            loss = loss + distilled(logits[n_rendered:], teacher, shown[n_rendered:])
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -678,9 +680,9 @@ TEACH_T = 2.0  # the temperature a teacher's outputs are softened at (Hinton et 
 
 
 def distilled(logits, teacher, x):
-    """How far ``logits`` are from ``teacher``'s on the same input ``x``: the KL divergence
-    of the two softened at TEACH_T, scaled by its square so its gradients weigh as the
-    labels' do."""
+    """How far ``logits`` are from ``teacher``'s on ``x``, the same crops (perhaps before a
+    change the teacher is not to see): the KL divergence of the two softened at TEACH_T,
+    scaled by its square so its gradients weigh as the labels' do."""
     with torch.no_grad():
         target = F.softmax(teacher(x)[0] / TEACH_T, 1)
     own = F.log_softmax(logits / TEACH_T, 1)

@@ -7,6 +7,7 @@ these tests run only where it is installed and are skipped elsewhere (as test_un
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 torch = pytest.importorskip("torch")
@@ -56,3 +57,40 @@ def test_a_teacher_that_is_not_a_faces_file_is_named(train, tmp_path):
     teacher = train.load_teacher(tmp_path / "medium.pt", "medium")
     assert not teacher.training
     assert not any(p.requires_grad for p in teacher.parameters())
+
+
+def test_a_teacher_reads_each_real_crop_before_its_extra_blur(train, monkeypatch):
+    """With --blur-faces, the stage learns the blurred crop's label but the teacher's reading
+    of the crop seen clearly: what R94 reads on a die it can see (C34's rule)."""
+    rng = np.random.default_rng(0)
+    crops = [(rng.integers(0, 256, (48, 48, 3), dtype=np.uint8), k) for k in range(3)]
+    photo = rng.integers(0, 256, (200, 200, 3), dtype=np.uint8)
+    dice = [(photo, (60.0, 60.0, 120.0, 120.0), 2, 0.1)]
+    negs = [(rng.integers(0, 256, (48, 48, 3), dtype=np.uint8), len(train.CLASSES) - 1)]
+    # the extra blur made visible: a blurred crop is all black
+    monkeypatch.setattr(train, "blurred_again", lambda rng, crop: np.zeros_like(crop))
+    student_saw, teacher_saw = [], []
+
+    class Seen(train.Faces):
+        def __init__(self, *args, kept=student_saw):
+            super().__init__(*args)
+            self.kept = kept
+
+        def forward(self, x):
+            self.kept.append(x.detach().clone())
+            return super().forward(x)
+
+    teacher = Seen(len(train.CLASSES), kept=teacher_saw).eval()
+    monkeypatch.setattr(train, "Faces", Seen)
+    for share in (1.0, 0.0):
+        student_saw.clear()
+        teacher_saw.clear()
+        train.train_faces(crops, (dice, negs), 1, lambda *_: None, teacher=teacher, blur=share)
+        (student,), (shown,) = student_saw, teacher_saw
+        real = student[round(train.BATCH * 0.5) :]
+        assert shown.shape == real.shape
+        if share:
+            assert not real.any()  # the stage saw every crop blurred ...
+            assert all(crop.any() for crop in shown)  # ... the teacher none of them
+        else:
+            assert torch.equal(shown, real)  # no blur: the teacher reads what the stage reads
