@@ -31,6 +31,7 @@ def shipped_reader() -> DiceReader:
     ).stdout
     spec = importlib.util.spec_from_loader("reader_c24", loader=None)
     module = importlib.util.module_from_spec(spec)
+    sys.modules["reader_c24"] = module  # its dataclasses look their module up
     exec(compile(source, "reader_c24.py", "exec"), module.__dict__)
     return module.DiceReader(model_dir(), threads=1)
 
