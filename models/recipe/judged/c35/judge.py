@@ -42,7 +42,7 @@ def tally(found, truth, t: dict) -> None:
     pairs = match(found, truth)
     t["dice"] += len(truth)
     t["found"] += len(pairs)
-    sure = [(found[i].label, truth[j][0]) for i, j in pairs if found[i].value is not None]
+    sure = [(found[i].face, truth[j][0]) for i, j in pairs if found[i].value is not None]
     t["right"] += sum(1 for read, label in sure if read == label)
     t["wrong_when_sure"] += sum(1 for read, label in sure if read != label)
     t["unsure"] += sum(1 for i, _ in pairs if found[i].value is None)
