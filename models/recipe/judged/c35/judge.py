@@ -22,9 +22,10 @@ from companion.vision.reader import DiceReader, model_dir
 RULE_COMMIT = "1cab01f"  # the rule's commit: the reader as shipped
 
 
-def shipped_reader() -> DiceReader:
+def shipped_reader(commit: str = RULE_COMMIT) -> DiceReader:
+    """The reader as it was at ``commit``, the shipped models."""
     source = subprocess.run(
-        ["git", "show", f"{RULE_COMMIT}:companion/vision/reader.py"],
+        ["git", "show", f"{commit}:companion/vision/reader.py"],
         check=True,
         capture_output=True,
         text=True,
@@ -96,11 +97,11 @@ def timing(readers: dict, img: np.ndarray) -> dict:
     return {name: round(statistics.median(t) * 1000, 1) for name, t in times.items()}
 
 
-def verdict(label: str, checks: list) -> None:
+def verdict(label: str, checks: list, name: str = "C35") -> None:
     for text, ok in checks:
         print(f"   {'PASS' if ok else 'FAIL'}: {text}", flush=True)
     if not all(ok for _, ok in checks):
-        print(f"({label}) FAIL: the rule stops here. C35 not shipped.")
+        print(f"({label}) FAIL: the rule stops here. {name} not shipped.")
         sys.exit(1)
 
 
