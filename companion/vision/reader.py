@@ -740,8 +740,10 @@ class DiceReader:
 
         Only what the whole-picture pass cannot see is taken from a tile: a die under
         ``SMALL`` of the picture's longer side, whole in its tile (one cut by a tile's edge
-        is whole in the next), and not on a die already found (a pip of a big die, or the
-        same die again)."""
+        is whole in the next), not on a die already found (a pip of a big die, or the same
+        die again), and read with a face with confidence, as a faint peak must be: a tile
+        sees the table's things (a board's tokens) at sizes the whole-picture pass never
+        boxes them at, and an unsure box would ask a player about a die that is not there."""
         h, w = look.shape[:2]
         if max(h, w) <= TILE:
             return dice
@@ -765,7 +767,11 @@ class DiceReader:
                 kept.append((box, heat))
                 taken.append(box)
         read = self._read_each(img, [box for box, _ in kept])
-        small = [(die, heat) for (_, heat), die in zip(kept, read, strict=True) if die is not None]
+        small = [
+            (die, heat)
+            for (_, heat), die in zip(kept, read, strict=True)
+            if die is not None and die.value is not None
+        ]
         return dice + small
 
     def read_boxes(

@@ -200,6 +200,29 @@ def test_small_dice_in_a_big_picture_are_found_tile_by_tile(reader, seed):
         assert d.value == die.face.value
 
 
+def test_a_tile_keeps_only_dice_read_with_confidence(monkeypatch):
+    # A tile sees a table's things (a board's harbour tokens) at sizes the whole-picture pass
+    # never boxes them at; a box a tile reads only unsure is dropped, as a faint peak's is,
+    # rather than ask a player about a die that is not there (C36).
+    reader = DiceReader()
+    img = np.full((2400, 3200, 3), 200, np.uint8)
+    tile = [((100, 100, 150, 150), 0.9), ((300, 300, 340, 340), 0.9)]  # a die and a thing
+    monkeypatch.setattr(
+        reader, "detect", lambda pic, *a, **k: tile if max(pic.shape[:2]) <= 1024 else []
+    )
+    monkeypatch.setattr(
+        reader,
+        "_read_each",
+        lambda faces, boxes: [
+            DieReading(b, 4, 0.95, "4") if b[2] - b[0] == 50 else DieReading(b, None, 0.5, "unsure")
+            for b in boxes
+        ],
+    )
+    found = reader.read(img)
+    assert len(found) == 12  # the die in each of the 4 x 3 tiles ...
+    assert all(d.value == 4 and d.box[2] - d.box[0] == 50 for d in found)  # ... no thing
+
+
 def test_a_close_up_in_a_big_picture_is_one_die_not_its_pips():
     # The tile pass takes only small dice, and none on a die already found.
     reader = DiceReader()
