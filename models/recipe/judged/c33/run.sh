@@ -3,7 +3,8 @@
 # --blur-faces 0.3, quantized; C24's other files and card.
 set -ex
 cd /work/main
-A=artifacts/c33
+# A later run may give its own folder (A) and more train.py options (MORE): judged/c34/run.sh
+A=${A:-artifacts/c33}
 D=../shared/data/dice
 # MINE, as C30's: the coarse detector as the detector, R94's float classifier, the shipped
 # card without its opinions, coarse detector and veto
@@ -21,7 +22,7 @@ json.dump(card, open('$A/mine/dice.json', 'w'), indent=1)
   --onnx models/recipe/float/dice-faces.onnx --out $A/r94.pt
 .venv/bin/python models/recipe/train.py --data $D --threads 2 --only faces --upright epanemu \
   --faces-steps 4000 --rendered-share 0.5 --numerals 8 --blur-faces 0.3 --mine-with $A/mine \
-  --init-faces $A/r94.pt --out $A/stage --checkpoints $A/stage
+  --init-faces $A/r94.pt --out $A/stage --checkpoints $A/stage ${MORE:-}
 mkdir -p $A/models && cp models/*.onnx models/dice.json $A/models/
 .venv/bin/python models/recipe/quantize.py --data $D --float $A/stage/dice-faces.onnx \
   --out $A/models/dice-faces.onnx

@@ -4,26 +4,4 @@
 # each crop before its extra blur), quantized; C24's other files and card.
 set -ex
 cd /work/main
-A=artifacts/c34
-D=../shared/data/dice
-# MINE, as C30's: the coarse detector as the detector, R94's float classifier, the shipped
-# card without its opinions, coarse detector and veto
-mkdir -p $A/mine
-cp models/dice-coarse.onnx $A/mine/dice-detector.onnx
-cp models/recipe/float/dice-faces.onnx $A/mine/dice-faces.onnx
-.venv/bin/python -c "
-import json
-card = json.load(open('models/dice.json'))
-for key in ('second_opinion', 'coarse_detector', 'veto'):
-    card.pop(key)
-json.dump(card, open('$A/mine/dice.json', 'w'), indent=1)
-"
-.venv/bin/python models/recipe/unfold.py --data $D --model faces \
-  --onnx models/recipe/float/dice-faces.onnx --out $A/r94.pt
-.venv/bin/python models/recipe/train.py --data $D --threads 2 --only faces --upright epanemu \
-  --faces-steps 4000 --rendered-share 0.5 --numerals 8 --blur-faces 0.3 --mine-with $A/mine \
-  --init-faces $A/r94.pt --teacher $A/r94.pt --out $A/stage --checkpoints $A/stage
-mkdir -p $A/models && cp models/*.onnx models/dice.json $A/models/
-.venv/bin/python models/recipe/quantize.py --data $D --float $A/stage/dice-faces.onnx \
-  --out $A/models/dice-faces.onnx
-echo DONE
+A=artifacts/c34 MORE="--teacher artifacts/c34/r94.pt" bash models/recipe/judged/c33/run.sh
