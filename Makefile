@@ -58,6 +58,7 @@ bench: $(STAMP) $(HELDOUT_FONTS)
 	$(BIN)/python -m companion bench watch
 	$(BIN)/python -m companion bench vision --data $(DICE_DATA)
 	$(BIN)/python -m companion bench vision --data $(DICE_DATA) --pi-streams
+	$(BIN)/python -m companion bench vision --data $(DICE_DATA) --enlarge 6
 	$(BIN)/python -m companion bench settle --data $(DICE_DATA)
 	$(BIN)/python -m companion bench numerals --fonts models/recipe/heldout-fonts.txt
 

@@ -140,6 +140,17 @@ def run(what: str, args) -> int:
             found = bench_settle(Path(args.data), args.split, args.frames, args.seed, models)
             print(json.dumps(found, indent=2))
             return 0
+        if args.enlarge is not None:
+            if not 1 < args.enlarge <= 10 or args.pi_streams or args.against or args.calibrate:
+                raise CompanionError(
+                    f"--enlarge {args.enlarge}: give a factor over 1 and at most 10 (6 makes "
+                    "the 640 px photos the size of a phone's, 3840 px), and without "
+                    "--pi-streams, --against or --calibrate",
+                    code="bench/bad-enlarge",
+                )
+            found = evaluate.bench_enlarged(Path(args.data), args.split, models, args.enlarge)
+            print(json.dumps(found, indent=2))
+            return 0
         if args.against:
             if args.split == "heldout":
                 raise CompanionError(

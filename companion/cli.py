@@ -466,6 +466,13 @@ def build_parser() -> argparse.ArgumentParser:
         "(with --against, the two folders compared each way)",
     )
     p.add_argument(
+        "--enlarge",
+        type=float,
+        metavar="K",
+        help="vision: read each photo enlarged K times (6: a 640 px photo at a phone's 3840 "
+        "px, where the reader also reads tile by tile); crops of single dice are left out",
+    )
+    p.add_argument(
         "--calibrate",
         action="store_true",
         help="vision: choose the thresholds on the dev split and save them",

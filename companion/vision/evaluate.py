@@ -160,6 +160,7 @@ def evaluate(
     ``streams``, ``(shrink, detail)``: the photos (not the crop sets) read as a camera's two
     streams give them: the dice found in each photo shrunk by ``shrink``, and their faces
     read from that picture, or with ``detail`` from the photo itself (``DiceReader.read``).
+    A ``shrink`` over 1 enlarges each photo instead (``bench_enlarged``).
 
     ``by_width``, when given, is filled with the labelled dice of the photo sets counted by
     their width in the picture the dice are found in (``width_band``): how many, how many
@@ -180,7 +181,8 @@ def evaluate(
                 shrink, detail = streams
                 h, w = img.shape[:2]
                 size = (max(1, round(w * shrink)), max(1, round(h * shrink)))
-                small = cv2.resize(img, size, interpolation=cv2.INTER_AREA)
+                way = cv2.INTER_AREA if shrink < 1 else cv2.INTER_LINEAR
+                small = cv2.resize(img, size, interpolation=way)
                 found = reader.read(small, img if detail else None)
                 t["found"] += len(found)
                 truth = [(v, tuple(c * shrink for c in box)) for v, box in truth]
@@ -400,6 +402,16 @@ def bench_streams(data: Path, split: str, models: Path, shrink: float = ANALYSIS
             band: dict(widths[band]) for band in map(width_band, (0, *WIDTHS)) if band in widths
         }
     return out
+
+
+def bench_enlarged(data: Path, split: str, models: Path, enlarge: float) -> dict:
+    """The photo sets with each photo enlarged ``enlarge`` times and read at that size: a
+    phone's full-size photo of the same table (some 4000 px), where the reader also reads
+    tile by tile (over 1024 px). Crops of single dice are left out, as ``bench_streams``
+    leaves them out."""
+    reader = DiceReader(models, threads=1)
+    found = evaluate(reader, data, split, streams=(enlarge, False))
+    return {"split": split, "models": str(models), "enlarge": enlarge, **found}
 
 
 def compare(

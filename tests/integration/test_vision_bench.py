@@ -340,6 +340,40 @@ def test_the_pi_streams_bench_finds_dice_at_half_size_and_reads_them_from_the_ph
         assert sum(band["dice"] for band in out[way]["by_width"].values()) == dice
 
 
+def test_the_enlarged_bench_reads_each_photo_at_a_phones_size(tmp_path, capsys):
+    """``--enlarge K``: each photo (not a crop of one die) read enlarged K times, its labels
+    with it, as a phone's full-size photo of the same table would be read."""
+    die = (10, 10, 40, 40)
+    write_set(tmp_path / "set", [label("p.png", 3, die, "heldout", side=0)])
+    photo = np.zeros((200, 300, 3), np.uint8)
+    photo[10:40, 10:40] = 255
+    cv2.imwrite(str(tmp_path / "set" / "p.png"), photo)
+    write_set(tmp_path / "tomitomi3", [label("c.png", 3, (0, 0, 128, 128), "heldout", 128)])
+    cv2.imwrite(str(tmp_path / "tomitomi3" / "c.png"), np.zeros((128, 128, 3), np.uint8))
+    given = []
+
+    class Seen:
+        def read(self, img, detail=None):
+            given.append(img)
+            return [DieReading(tuple(3 * v for v in die), 3, 0.9, "3")]
+
+    rates = evaluate(Seen(), tmp_path, streams=(3.0, False))
+    assert list(rates["sets"]) == ["set"]
+    (seen,) = given
+    assert seen.shape == (600, 900, 3)
+    assert seen[60:90, 60:90].min() == 255 and seen[150:].max() == 0  # the photo, enlarged
+    assert rates["all"]["photos_entirely_right"] == 1.0  # the label enlarged with it
+
+    cases = golden_set(tmp_path / "golden")
+    assert main(["bench", "vision", "--data", str(tmp_path / "golden"), "--enlarge", "2"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["enlarge"] == 2.0
+    assert out["sets"]["golden"]["photos"] == len(cases)
+    for wrong in (["--enlarge", "1"], ["--enlarge", "nan"], ["--enlarge", "3", "--pi-streams"]):
+        assert main(["bench", "vision", "--data", str(tmp_path / "golden"), *wrong]) == 2
+        assert "give a factor over 1 and at most 10" in capsys.readouterr().err
+
+
 def test_a_rest_is_judged_by_what_the_game_would_be_given():
     from companion.bench_settle import judge
     from companion.vision.settle import Settled
