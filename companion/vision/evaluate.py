@@ -157,10 +157,10 @@ def evaluate(
     """The reader's figures on ``split``; ``per_photo``, when given, is filled with whether
     each photo ("set/file") was read entirely right.
 
-    ``streams``, ``(shrink, detail)``: the photos (not the crop sets) read as a camera's two
-    streams give them: the dice found in each photo shrunk by ``shrink``, and their faces
-    read from that picture, or with ``detail`` from the photo itself (``DiceReader.read``).
-    A ``shrink`` over 1 enlarges each photo instead (``bench_enlarged``).
+    ``streams``, ``(scale, detail)``: the photos (not the crop sets) read as a camera's two
+    streams give them: the dice found in each photo scaled by ``scale`` (under 1, shrunk),
+    and their faces read from that picture, or with ``detail`` from the photo itself
+    (``DiceReader.read``). A ``scale`` over 1 enlarges each photo (``bench_enlarged``).
 
     ``by_width``, when given, is filled with the labelled dice of the photo sets counted by
     their width in the picture the dice are found in (``width_band``): how many, how many
@@ -178,14 +178,14 @@ def evaluate(
                 raise VisionError(f"cannot read {data / name / fn}", code="vision/bad-image")
             truth = files[fn]
             if streams is not None:
-                shrink, detail = streams
+                scale, detail = streams
                 h, w = img.shape[:2]
-                size = (max(1, round(w * shrink)), max(1, round(h * shrink)))
-                way = cv2.INTER_AREA if shrink < 1 else cv2.INTER_LINEAR
-                small = cv2.resize(img, size, interpolation=way)
-                found = reader.read(small, img if detail else None)
+                size = (max(1, round(w * scale)), max(1, round(h * scale)))
+                way = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+                scaled = cv2.resize(img, size, interpolation=way)
+                found = reader.read(scaled, img if detail else None)
                 t["found"] += len(found)
-                truth = [(v, tuple(c * shrink for c in box)) for v, box in truth]
+                truth = [(v, tuple(c * scale for c in box)) for v, box in truth]
             elif name in CROP_SETS:
                 h, w = img.shape[:2]
                 k = (1 - CROP_SETS[name]) / 2
