@@ -16,6 +16,33 @@ from companion.vision.evaluate import compare, compare_streams, is_dev
 SHIPPED = "C24"  # the models the candidates are judged against
 
 
+# The first two conditions of C32's and C33's rules (each rule writes them out in full):
+# the dev photos as they are, then blurred, against the shipped models (``judge``).
+AS_THEY_ARE_AND_BLURRED = [
+    (
+        "a: dev as they are",
+        "as they are",
+        [
+            ("net", ">=", -1),
+            ("recall", ">=", -0.3),
+            ("precision", ">=", -0.3),
+            ("value_accuracy", ">=", -0.3),
+            ("wrong_when_sure", "<=", 0.2),
+        ],
+    ),
+    (
+        "b: dev blurred",
+        "blurred",
+        [
+            ("recall", ">=", 3.0),
+            ("net", ">=", 2),
+            ("precision", ">=", -1.0),
+            ("wrong_when_sure", "<=", 0.5),
+        ],
+    ),
+]
+
+
 def stressed(data: Path, out: Path, change, quality: int) -> Path:
     """The dev photos of every set in ``data``, each changed by ``change`` and saved as JPEG."""
     for labels in sorted(data.glob("*/labels.csv")):

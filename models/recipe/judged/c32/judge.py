@@ -8,30 +8,10 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent.parent))
-from judging import judge
+from judging import AS_THEY_ARE_AND_BLURRED, judge
 
 CONDITIONS = [
-    (
-        "a: dev as they are",
-        "as they are",
-        [
-            ("net", ">=", -1),
-            ("recall", ">=", -0.3),
-            ("precision", ">=", -0.3),
-            ("value_accuracy", ">=", -0.3),
-            ("wrong_when_sure", "<=", 0.2),
-        ],
-    ),
-    (
-        "b: dev blurred",
-        "blurred",
-        [
-            ("recall", ">=", 3.0),
-            ("net", ">=", 2),
-            ("precision", ">=", -1.0),
-            ("wrong_when_sure", "<=", 0.5),
-        ],
-    ),
+    *AS_THEY_ARE_AND_BLURRED,
     (
         "c: dev dimmed",
         "dimmed",
