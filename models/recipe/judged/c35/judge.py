@@ -5,7 +5,6 @@ repository's root:
 """
 
 import importlib.util
-import json
 import statistics
 import subprocess
 import sys
@@ -14,6 +13,9 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).parent.parent))
+from judging import verdict
 
 from companion.vision import render
 from companion.vision.evaluate import load_split, match
@@ -97,22 +99,15 @@ def timing(readers: dict, img: np.ndarray) -> dict:
     return {name: round(statistics.median(t) * 1000, 1) for name, t in times.items()}
 
 
-def verdict(label: str, checks: list, name: str = "C35") -> None:
-    for text, ok in checks:
-        print(f"   {'PASS' if ok else 'FAIL'}: {text}", flush=True)
-    if not all(ok for _, ok in checks):
-        print(f"({label}) FAIL: the rule stops here. {name} not shipped.")
-        sys.exit(1)
-
-
 def main(data: Path) -> None:
     cv2.setNumThreads(1)
     readers = {"C35": DiceReader(model_dir(), threads=1), "C24": shipped_reader()}
     w = run(readers, wide_shots())
-    print("(a) W", json.dumps(w, indent=1), flush=True)
     c, s = w["C35"], w["C24"]
     verdict(
-        "a",
+        "a: W",
+        "C35",
+        w,
         [
             (f"read right {c['right']} >= {s['right']} + 3", c["right"] >= s["right"] + 3),
             (f"no die {c['no_die']} <= {s['no_die']} + 1", c["no_die"] <= s["no_die"] + 1),
@@ -120,10 +115,11 @@ def main(data: Path) -> None:
         ],
     )
     m = run(readers, mosaics(data))
-    print("(b) M", json.dumps(m, indent=1), flush=True)
     c, s = m["C35"], m["C24"]
     verdict(
-        "b",
+        "b: M",
+        "C35",
+        m,
         [
             (f"read right {c['right']} >= {s['right']}", c["right"] >= s["right"]),
             (f"no die {c['no_die']} <= {s['no_die']} + 1", c["no_die"] <= s["no_die"] + 1),
@@ -136,8 +132,8 @@ def main(data: Path) -> None:
     img, _ = next(wide_shots())
     big = cv2.resize(img, (4000, 3000), interpolation=cv2.INTER_LINEAR)
     t = timing(readers, big)
-    print("(c) ms for a 4000x3000 picture, median of 5 alternated:", t, flush=True)
-    verdict("c", [(f"{t['C35']} <= 1.15 x {t['C24']}", t["C35"] <= 1.15 * t["C24"])])
+    # (c): ms to read a 4000x3000 picture, the median of 5 alternated
+    verdict("c", "C35", t, [(f"{t['C35']} <= 1.15 x {t['C24']}", t["C35"] <= 1.15 * t["C24"])])
     print("(a) to (c) PASS; (d) is make test")
 
 

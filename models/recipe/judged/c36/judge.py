@@ -4,15 +4,16 @@ first failure. Run from the repository's root:
     .venv/bin/python models/recipe/judged/c36/judge.py ../shared/data/dice
 """
 
-import json
 import sys
 from pathlib import Path
 
 import cv2
 import numpy as np
 
+sys.path.insert(0, str(Path(__file__).parent.parent))
 sys.path.insert(0, str(Path(__file__).parent.parent / "c35"))
-from judge import run, shipped_reader, verdict
+from judge import run, shipped_reader
+from judging import verdict
 
 from companion.vision import render
 from companion.vision.evaluate import despeckle, load_split
@@ -79,8 +80,7 @@ def main(data: Path) -> None:
     ]
     for label, pictures, checks in conditions:
         got = run(readers, pictures())
-        print(f"({label})", json.dumps(got, indent=1), flush=True)
-        verdict(label, checks(got["C36"], got["C24"]), "C36")
+        verdict(label, "C36", got, checks(got["C36"], got["C24"]))
     print("(a) to (d) PASS; (e) is make test")
 
 
