@@ -461,3 +461,16 @@ def test_a_roll_picture_is_let_go_once_no_roll_waits(server, page):
         ["/api/device/roll.jpg?n=2", False],
         [None, True],  # a roll waiting without a picture (no camera frame): none shown
     ]
+
+
+def test_the_table_page_on_a_phone_keeps_the_join_link_inside_its_card(server, page):
+    # A host often opens the table page on a phone; the join link (the device's address,
+    # which may be long) wraps inside its card instead of running past the screen's edge.
+    page.goto(f"{server.url}/table/{server.game_id}")
+    link = page.locator("#join-url")
+    assert link.inner_text().endswith(f"/play/{server.game_id}")
+    link_right, card_text_right = page.evaluate(
+        "() => { const u = document.querySelector('#join-url'); return"
+        " [u.getBoundingClientRect().right, u.parentElement.getBoundingClientRect().right]; }"
+    )
+    assert link_right <= card_text_right
