@@ -156,3 +156,25 @@ def look_stressed(data: Path, candidate: Path, shipped: Path, name: str) -> None
         for which in ("blurred", "dimmed"):
             f = figures(compare(photos(data, Path(tmp), which), "dev", candidate, shipped), name)
             print(which, json.dumps(f, indent=1), flush=True)
+
+
+def passes_marked() -> dict:
+    """Marks every die the reader reads from now on with the pass that found it: the
+    returned dict maps ``id(die)`` to "whole" (the whole picture, close-ups included) or
+    "tile" (``DiceReader._small_dice``, patched here for the process). Clear it before each
+    read."""
+    from companion.vision.reader import DiceReader
+
+    origin: dict = {}
+    small_dice = DiceReader._small_dice
+
+    def marked(self, img, look, dice):
+        out = small_dice(self, img, look, dice)
+        for d, _ in dice:
+            origin[id(d)] = "whole"
+        for d, _ in out:
+            origin.setdefault(id(d), "tile")
+        return out
+
+    DiceReader._small_dice = marked
+    return origin

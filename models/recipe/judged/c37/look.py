@@ -12,9 +12,11 @@ from pathlib import Path
 
 import cv2
 
-import companion.vision.reader as R
 from companion.vision.evaluate import match
 from companion.vision.reader import DiceReader, box_side, model_dir
+
+sys.path.insert(0, str(Path(__file__).parent.parent))
+from judging import passes_marked
 
 # C37's judge, by its path (it loads C35's judge as "judge")
 spec = importlib.util.spec_from_file_location("judge_c37", Path(__file__).parent / "judge.py")
@@ -22,20 +24,7 @@ judge = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(judge)
 cv2.setNumThreads(1)
 reader = DiceReader(model_dir(), threads=1)
-origin = {}
-small_dice = R.DiceReader._small_dice
-
-
-def spy(self, img, look, dice):
-    out = small_dice(self, img, look, dice)
-    for d, _ in dice:
-        origin[id(d)] = "whole"
-    for d, _ in out:
-        origin.setdefault(id(d), "tile")
-    return out
-
-
-R.DiceReader._small_dice = spy
+origin = passes_marked()
 others = [(reader._faces, reader.looks), *reader._opinions]  # the veto is the second opinion
 stats = collections.Counter()
 for n, (img, truth) in enumerate(judge.train_at_6x(Path(sys.argv[1]), "epanemu", clean=True)):
