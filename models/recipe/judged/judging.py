@@ -178,3 +178,16 @@ def passes_marked() -> dict:
 
     DiceReader._small_dice = marked
     return origin
+
+
+def read_right(c: dict, s: dict, fewer: int = 0) -> tuple[str, bool]:
+    """A reader rule's check on ``run`` tallies: the candidate's ``c`` reads at least as many
+    dice right as the shipped reader's ``s``, less ``fewer``."""
+    less = f" - {fewer}" if fewer else ""
+    return (f"read right {c['right']} >= {s['right']}{less}", c["right"] >= s["right"] - fewer)
+
+
+def no_more_on_no_die(c: dict, s: dict) -> tuple[str, bool]:
+    """A reader rule's check: the candidate draws no more boxes on no die than the shipped
+    reader."""
+    return (f"no die {c['no_die']} <= {s['no_die']}", c["no_die"] <= s["no_die"])

@@ -13,7 +13,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).parent.parent))
 sys.path.insert(0, str(Path(__file__).parent.parent / "c35"))
 from judge import run, shipped_reader
-from judging import verdict
+from judging import no_more_on_no_die, read_right, verdict
 
 from companion.vision import render
 from companion.vision.evaluate import despeckle, load_split
@@ -47,8 +47,8 @@ def main(data: Path) -> None:
             "a: B, phone-size shots",
             lambda: shots(range(92000, 92040), 3000, 4000, (2, 7), (160, 320), lambda s: 8),
             lambda c, s: [
-                (f"no die {c['no_die']} <= {s['no_die']}", c["no_die"] <= s["no_die"]),
-                (f"read right {c['right']} >= {s['right']}", c["right"] >= s["right"]),
+                no_more_on_no_die(c, s),
+                read_right(c, s),
             ],
         ),
         (
@@ -57,16 +57,16 @@ def main(data: Path) -> None:
                 range(91000, 91040), 2400, 3200, (3, 9), (40, 125), lambda s: 8 * (s % 2)
             ),
             lambda c, s: [
-                (f"read right {c['right']} >= {s['right']} - 2", c["right"] >= s["right"] - 2),
-                (f"no die {c['no_die']} <= {s['no_die']}", c["no_die"] <= s["no_die"]),
+                read_right(c, s, 2),
+                no_more_on_no_die(c, s),
             ],
         ),
         (
             "c: matteop65 dev at 6x",
             lambda: enlarged(data, "matteop65", clean=False),
             lambda c, s: [
-                (f"read right {c['right']} >= {s['right']}", c["right"] >= s["right"]),
-                (f"no die {c['no_die']} <= {s['no_die']}", c["no_die"] <= s["no_die"]),
+                read_right(c, s),
+                no_more_on_no_die(c, s),
             ],
         ),
         (
@@ -74,7 +74,7 @@ def main(data: Path) -> None:
             lambda: enlarged(data, "epanemu", clean=True),
             lambda c, s: [
                 (f"no die {c['no_die']} <= {s['no_die']} / 2", c["no_die"] <= s["no_die"] / 2),
-                (f"read right {c['right']} >= {s['right']} - 1", c["right"] >= s["right"] - 1),
+                read_right(c, s, 1),
             ],
         ),
     ]

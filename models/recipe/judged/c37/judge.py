@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent.parent))
-from judging import verdict
+from judging import no_more_on_no_die, read_right, verdict
 
 from companion.vision import render
 from companion.vision.evaluate import despeckle, load_split
@@ -87,24 +87,24 @@ def main(data: Path) -> None:
                 range(94000, 94040), 2400, 3200, (3, 9), (40, 125), lambda s: 8 * (s % 2)
             ),
             lambda c, s: [
-                (f"read right {c['right']} >= {s['right']} - 2", c["right"] >= s["right"] - 2),
-                (f"no die {c['no_die']} <= {s['no_die']}", c["no_die"] <= s["no_die"]),
+                read_right(c, s, 2),
+                no_more_on_no_die(c, s),
             ],
         ),
         (
             "b: S, one-set wide shots",
             lambda: one_set(range(95000, 95040)),
             lambda c, s: [
-                (f"read right {c['right']} >= {s['right']} - 1", c["right"] >= s["right"] - 1),
-                (f"no die {c['no_die']} <= {s['no_die']}", c["no_die"] <= s["no_die"]),
+                read_right(c, s, 1),
+                no_more_on_no_die(c, s),
             ],
         ),
         (
             "c: B, phone-size shots",
             lambda: shots(range(96000, 96040), 3000, 4000, (2, 7), (160, 320), lambda s: 8),
             lambda c, s: [
-                (f"no die {c['no_die']} <= {s['no_die']}", c["no_die"] <= s["no_die"]),
-                (f"read right {c['right']} >= {s['right']}", c["right"] >= s["right"]),
+                no_more_on_no_die(c, s),
+                read_right(c, s),
             ],
         ),
         (
@@ -115,7 +115,7 @@ def main(data: Path) -> None:
                     f"no die {c['no_die']} <= 0.6 x {s['no_die']}",
                     c["no_die"] <= 0.6 * s["no_die"],
                 ),
-                (f"read right {c['right']} >= {s['right']} - 1", c["right"] >= s["right"] - 1),
+                read_right(c, s, 1),
                 (
                     f"photos right {c['photos_right']} >= {s['photos_right']} + 3",
                     c["photos_right"] >= s["photos_right"] + 3,
@@ -126,8 +126,8 @@ def main(data: Path) -> None:
             "e: matteop65 train from the fifth at 6x",
             lambda: train_at_6x(data, "matteop65", clean=False),
             lambda c, s: [
-                (f"read right {c['right']} >= {s['right']}", c["right"] >= s["right"]),
-                (f"no die {c['no_die']} <= {s['no_die']}", c["no_die"] <= s["no_die"]),
+                read_right(c, s),
+                no_more_on_no_die(c, s),
             ],
         ),
     ]

@@ -11,7 +11,7 @@ from pathlib import Path
 import cv2
 
 sys.path.insert(0, str(Path(__file__).parent.parent))
-from judging import verdict
+from judging import no_more_on_no_die, read_right, verdict
 
 from companion.vision.evaluate import despeckle, load_split, source_photo
 from companion.vision.reader import DiceReader, model_dir
@@ -56,29 +56,23 @@ def main(data: Path) -> None:
     cv2.setNumThreads(1)
     readers = {"C38": DiceReader(model_dir(), threads=1), "C36": c37.shipped_reader(RULE_COMMIT)}
 
-    def at_least(key, c, s, less=0):
-        return (f"{key} {c[key]} >= {s[key]} - {less}", c[key] >= s[key] - less)
-
-    def no_more_no_die(c, s):
-        return (f"no die {c['no_die']} <= {s['no_die']}", c["no_die"] <= s["no_die"])
-
     conditions = [
         (
             "a: W4, wide shots",
             lambda: c37.shots(
                 range(98000, 98040), 2400, 3200, (3, 9), (40, 125), lambda s: 8 * (s % 2)
             ),
-            lambda c, s: [at_least("right", c, s, 6), no_more_no_die(c, s)],
+            lambda c, s: [read_right(c, s, 6), no_more_on_no_die(c, s)],
         ),
         (
             "b: S2, one-set wide shots",
             lambda: c37.one_set(range(99000, 99040)),
-            lambda c, s: [at_least("right", c, s, 4), no_more_no_die(c, s)],
+            lambda c, s: [read_right(c, s, 4), no_more_on_no_die(c, s)],
         ),
         (
             "c: B2, phone-size shots",
             lambda: c37.shots(range(100000, 100040), 3000, 4000, (2, 7), (160, 320), lambda s: 8),
-            lambda c, s: [no_more_no_die(c, s), at_least("right", c, s)],
+            lambda c, s: [no_more_on_no_die(c, s), read_right(c, s)],
         ),
         (
             "d: epanemu train, sources nothing read, despeckled, at 6x",
@@ -88,14 +82,14 @@ def main(data: Path) -> None:
                     f"photos right {c['photos_right']} >= {s['photos_right']} + 3",
                     c["photos_right"] >= s["photos_right"] + 3,
                 ),
-                no_more_no_die(c, s),
-                at_least("right", c, s, 2),
+                no_more_on_no_die(c, s),
+                read_right(c, s, 2),
             ],
         ),
         (
             "e: matteop65 train from the third at 6x",
             lambda: matteop65_at_6x(data),
-            lambda c, s: [at_least("right", c, s), no_more_no_die(c, s)],
+            lambda c, s: [read_right(c, s), no_more_on_no_die(c, s)],
         ),
     ]
     for label, pictures, checks in conditions:
