@@ -158,15 +158,16 @@ def look_stressed(data: Path, candidate: Path, shipped: Path, name: str) -> None
             print(which, json.dumps(f, indent=1), flush=True)
 
 
-def passes_marked() -> dict:
+def passes_marked(reader_class=None) -> dict:
     """Marks every die the reader reads from now on with the pass that found it: the
     returned dict maps ``id(die)`` to "whole" (the whole picture, close-ups included) or
-    "tile" (``DiceReader._small_dice``, patched here for the process). Clear it before each
-    read."""
+    "tile" (``DiceReader._small_dice``, patched here for the process; ``reader_class``, when
+    given, is patched instead: a reader loaded from git). Clear it before each read."""
     from companion.vision.reader import DiceReader
 
+    patched = reader_class or DiceReader
     origin: dict = {}
-    small_dice = DiceReader._small_dice
+    small_dice = patched._small_dice
 
     def marked(self, img, look, dice):
         out = small_dice(self, img, look, dice)
@@ -176,7 +177,7 @@ def passes_marked() -> dict:
             origin.setdefault(id(d), "tile")
         return out
 
-    DiceReader._small_dice = marked
+    patched._small_dice = marked
     return origin
 
 

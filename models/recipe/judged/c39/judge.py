@@ -1,0 +1,173 @@
+"""C39's judge (RULE.txt): the reader with C39's tile pass against the reader as shipped
+(reader.py at the rule's commit, loaded from git), the same models, stopping at the first
+failure. Run from the repository's root:
+    .venv/bin/python models/recipe/judged/c39/judge.py ../shared/data/dice
+"""
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).parent.parent))
+from judging import no_more_on_no_die, passes_marked, read_right, verdict
+
+from companion.vision.evaluate import despeckle, load_split, match, source_photo
+from companion.vision.reader import DiceReader, model_dir
+
+HERE = Path(__file__).parent
+RULE_COMMIT = "9872366"
+
+# C37's judge, by its path (it loads C35's judge as "judge", and C36's)
+spec = importlib.util.spec_from_file_location("judge_c37", HERE.parent / "c37" / "judge.py")
+c37 = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(c37)
+shots, one_set, tally = c37.shots, c37.one_set, c37.tally
+
+
+def read_before(names: list[str]) -> set[str]:
+    """The epanemu train photos outside dev read before this rule: every eighth from the
+    first and from the fifth, and C38's condition (d) (the first copy of each source none of
+    whose copies is at a place 0 or 4 modulo 8)."""
+    done = {n for k, n in enumerate(names) if k % 8 in (0, 4)}
+    read = {source_photo(n) for n in done}
+    seen = set()
+    for n in names:
+        if source_photo(n) not in read and source_photo(n) not in seen:
+            seen.add(source_photo(n))
+            done.add(n)
+    return done
+
+
+def third_photos(data: Path) -> list[str]:
+    """Condition (d)'s photos: every eighth from the third, not read before, the first 100."""
+    names = sorted(load_split(data, "train")["epanemu"])
+    done = read_before(names)
+    return [n for n in names[2::8] if n not in done][:100]
+
+
+def epanemu_at_6x(data: Path):
+    files = load_split(data, "train")["epanemu"]
+    for fn in third_photos(data):
+        img = despeckle(cv2.imread(str(data / "epanemu" / fn)))
+        img = cv2.resize(img, None, fx=6, fy=6, interpolation=cv2.INTER_LINEAR)
+        yield img, [(str(v), tuple(6 * c for c in box)) for v, box in files[fn]]
+
+
+def matteop65_at_6x(data: Path):
+    files = load_split(data, "train")["matteop65"]
+    for fn in sorted(files)[6::8]:
+        img = cv2.imread(str(data / "matteop65" / fn))
+        img = cv2.resize(img, None, fx=6, fy=6, interpolation=cv2.INTER_LINEAR)
+        yield img, [(str(v), tuple(6 * c for c in box)) for v, box in files[fn]]
+
+
+def mosaics(data: Path):
+    """3x3, then 4x4 mosaics of condition (d)'s photos, despeckled, at 640 px a photo (only
+    whole mosaics)."""
+    files = load_split(data, "train")["epanemu"]
+    names = third_photos(data)
+    for n in (3, 4):
+        for k in range(0, len(names) - n * n + 1, n * n):
+            canvas = np.zeros((640 * n, 640 * n, 3), np.uint8)
+            truth = []
+            for i, fn in enumerate(names[k : k + n * n]):
+                r, c = divmod(i, n)
+                canvas[r * 640 : (r + 1) * 640, c * 640 : (c + 1) * 640] = despeckle(
+                    cv2.imread(str(data / "epanemu" / fn))
+                )
+                truth += [
+                    (str(v), (b[0] + c * 640, b[1] + r * 640, b[2] + c * 640, b[3] + r * 640))
+                    for v, b in files[fn]
+                ]
+            yield canvas, truth
+
+
+def run(readers: dict, pictures, marks: dict) -> dict:
+    """C37's tallies, and each reader's boxes on no labelled die drawn by the tile pass."""
+    keys = ("photos", "photos_right", "dice", "found", "right", "wrong_when_sure")
+    out = {name: dict.fromkeys((*keys, "unsure", "no_die", "tile_no_die"), 0) for name in readers}
+    for img, truth in pictures:
+        for name, reader in readers.items():
+            t, origin = out[name], marks[name]
+            origin.clear()
+            found = reader.read(img)
+            before = (t["right"], t["no_die"])
+            tally(found, truth, t)
+            matched = {i for i, _ in match(found, truth)}
+            t["tile_no_die"] += sum(
+                1 for i, d in enumerate(found) if i not in matched and origin.get(id(d)) == "tile"
+            )
+            t["photos"] += 1
+            t["photos_right"] += (t["right"] - before[0], t["no_die"] - before[1]) == (
+                len(truth),
+                0,
+            )
+    return out
+
+
+def main(data: Path) -> None:
+    cv2.setNumThreads(1)
+    shipped = c37.c35.shipped_reader(RULE_COMMIT)
+    readers = {"C39": DiceReader(model_dir(), threads=1), "shipped": shipped}
+    marks = {"C39": passes_marked(), "shipped": passes_marked(type(shipped))}
+    conditions = [
+        (
+            "a: wide shots",
+            lambda: shots(
+                range(97000, 97040), 2400, 3200, (3, 9), (40, 125), lambda s: 8 * (s % 2)
+            ),
+            lambda c, s: [read_right(c, s, 2), no_more_on_no_die(c, s)],
+        ),
+        (
+            "b: one-set wide shots",
+            lambda: one_set(range(98000, 98040)),
+            lambda c, s: [read_right(c, s, 1), no_more_on_no_die(c, s)],
+        ),
+        (
+            "c: phone-size shots",
+            lambda: shots(range(99000, 99040), 3000, 4000, (2, 7), (160, 320), lambda s: 8),
+            lambda c, s: [no_more_on_no_die(c, s), read_right(c, s)],
+        ),
+        (
+            "d: epanemu train from the third, despeckled, at 6x",
+            lambda: epanemu_at_6x(data),
+            lambda c, s: [
+                (
+                    f"no die {c['no_die']} <= {s['no_die']} - 0.5 x {s['tile_no_die']}",
+                    c["no_die"] <= s["no_die"] - 0.5 * s["tile_no_die"],
+                ),
+                read_right(c, s, 1),
+                (
+                    f"photos right {c['photos_right']} >= {s['photos_right']} + 3",
+                    c["photos_right"] >= s["photos_right"] + 3,
+                ),
+            ],
+        ),
+        (
+            "e: matteop65 train from the seventh at 6x",
+            lambda: matteop65_at_6x(data),
+            lambda c, s: [read_right(c, s), no_more_on_no_die(c, s)],
+        ),
+        (
+            "f: 3x3 and 4x4 mosaics of (d)'s photos at 640 px a photo",
+            lambda: mosaics(data),
+            lambda c, s: [
+                (
+                    f"read right {c['right']} >= 0.96 x {s['right']}",
+                    c["right"] >= 0.96 * s["right"],
+                ),
+                no_more_on_no_die(c, s),
+            ],
+        ),
+    ]
+    for label, pictures, checks in conditions:
+        got = run(readers, pictures(), marks)
+        verdict(label, "C39", got, checks(got["C39"], got["shipped"]))
+    print("(a) to (f) PASS; (g) is make test")
+
+
+if __name__ == "__main__":
+    main(Path(sys.argv[1]))
