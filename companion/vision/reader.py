@@ -74,6 +74,8 @@ COARSE_SIZE = 160  # a multiple of STRIDE_COARSEST
 SMALL = 0.04
 TILE = 1024
 TILE_STEP = 768  # tiles overlap by 256 px, more than a small die, so each is whole in one
+AGAIN = 40  # px at the detector's input a tile's die is found again at (``_found_again``)
+AGAIN_SIDES = (0.6, 1.6)  # the die found again: its side against the tile's box
 FACES_BATCH = 32  # crops a classifier run: 8 dice in four looks, 10 in three (``_run``)
 # A colour cast (``neutral``): a picture whose channels' levels differ by more than CAST
 # (99% of the train photos outside dev do not) is taken down to NEUTRAL (their median).
@@ -744,9 +746,10 @@ class DiceReader:
         Only what the whole-picture pass cannot see is taken from a tile: a die under
         ``SMALL`` of the picture's longer side, whole in its tile (one cut by a tile's edge
         is whole in the next), not on a die already found (a pip of a big die, or the same
-        die again), and read with a face with confidence, as a faint peak must be: a tile
-        sees the table's things (a board's tokens) at sizes the whole-picture pass never
-        boxes them at, and an unsure box would ask a player about a die that is not there."""
+        die again), read with a face with confidence, as a faint peak must be, and found
+        again at a die's usual size (``_found_again``): a tile sees the table's things (a
+        board's tokens) at sizes the whole-picture pass never boxes them at, and an unsure
+        box would ask a player about a die that is not there."""
         h, w = look.shape[:2]
         if max(h, w) <= TILE:
             return dice
@@ -773,9 +776,33 @@ class DiceReader:
         small = [
             (die, heat)
             for (_, heat), die in zip(kept, read, strict=True)
-            if die is not None and die.value is not None
+            if die is not None and die.value is not None and self._found_again(look, die.box)
         ]
         return dice + small
+
+    def _found_again(self, look: np.ndarray, box) -> bool:
+        """Whether the detector finds the die a tile boxed at ``box`` again in a window of
+        ``look`` around it, sized so that the die is ``AGAIN`` px at the detector's input (the
+        window cut at the picture's edges): a peak at the faint threshold or more, centred
+        within ``SAME_DIE`` of the die's side of its centre, its side ``AGAIN_SIDES`` of the
+        die's. Seen at a die's usual size, with its surroundings, a board's token a tile
+        took for a die is seldom taken for one; a small real die is found again (C39, the
+        model card)."""
+        side = box_side(box)
+        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        window = round(side * self.detect_size / AGAIN)
+        x0, y0 = round(cx - window / 2), round(cy - window / 2)
+        h, w = look.shape[:2]
+        left, top = max(0, x0), max(0, y0)
+        part = look[top : min(h, y0 + window), left : min(w, x0 + window)]
+        faint = self.faint_threshold
+        threshold = self.detect_threshold if faint is None else faint
+        low, high = AGAIN_SIDES
+        for again, _ in self.detect(part, threshold):
+            ax, ay = (again[0] + again[2]) / 2 + left, (again[1] + again[3]) / 2 + top
+            if np.hypot(ax - cx, ay - cy) < SAME_DIE * side and low < box_side(again) / side < high:
+                return True
+        return False
 
     def read_boxes(
         self, img: np.ndarray, boxes: list, detail: np.ndarray | None = None

@@ -27,6 +27,7 @@ from companion.vision.reader import (
     DiceReader,
     DieReading,
     VisionError,
+    centre_inside,
     crop_die,
     crop_looks,
     model_dir,
@@ -203,13 +204,16 @@ def test_small_dice_in_a_big_picture_are_found_tile_by_tile(reader, seed):
 def test_a_tile_keeps_only_dice_read_with_confidence(monkeypatch):
     # A tile sees a table's things (a board's harbour tokens) at sizes the whole-picture pass
     # never boxes them at; a box a tile reads only unsure is dropped, as a faint peak's is,
-    # rather than ask a player about a die that is not there (C36).
+    # rather than ask a player about a die that is not there (C36). The stand-in detector
+    # answers every picture up to a tile's size, so the die is taken as found again (C39's
+    # check, tested on its own below).
     reader = DiceReader()
     img = np.full((2400, 3200, 3), 200, np.uint8)
     tile = [((100, 100, 150, 150), 0.9), ((300, 300, 340, 340), 0.9)]  # a die and a thing
     monkeypatch.setattr(
         reader, "detect", lambda pic, *a, **k: tile if max(pic.shape[:2]) <= 1024 else []
     )
+    monkeypatch.setattr(reader, "_found_again", lambda look, box: True)
     monkeypatch.setattr(
         reader,
         "_read_each",
@@ -221,6 +225,24 @@ def test_a_tile_keeps_only_dice_read_with_confidence(monkeypatch):
     found = reader.read(img)
     assert len(found) == 12  # the die in each of the 4 x 3 tiles ...
     assert all(d.value == 4 and d.box[2] - d.box[0] == 50 for d in found)  # ... no thing
+
+
+def test_a_tile_drops_what_the_detector_does_not_find_again_at_a_dies_size(reader, monkeypatch):
+    # The dev photo (CREDITS.md) of a board on a speckled table, as a phone's 2560 px photo
+    # of it: a tile reads a few of the table's specks above the board as a 2. Looked at
+    # again in a window where a die would be 40 px at the detector's input, they are no
+    # die, and the tile pass drops them (C39).
+    img = cv2.imread(str(GOLDEN / "epanemu-train_dice_283_jpg.jpg"))
+    big = cv2.resize(img, None, fx=4, fy=4, interpolation=cv2.INTER_LINEAR)
+    specks = (4 * 456, 4 * 34, 4 * 485, 4 * 63)
+
+    def on_specks(dice):
+        return [d for d in dice if centre_inside(d.box, specks)]
+
+    with monkeypatch.context() as m:
+        m.setattr(reader, "_found_again", lambda look, box: True)
+        assert [d.value for d in on_specks(reader.read(big))] == [2]  # the tile's "die" ...
+    assert on_specks(reader.read(big)) == []  # ... not found again
 
 
 def test_a_close_up_in_a_big_picture_is_one_die_not_its_pips():
