@@ -11,7 +11,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from companion.vision.evaluate import compare, compare_streams, is_dev
+from companion.vision.evaluate import compare, compare_streams, despeckle, is_dev
 
 SHIPPED = "C24"  # the models the candidates are judged against
 
@@ -192,3 +192,21 @@ def no_more_on_no_die(c: dict, s: dict) -> tuple[str, bool]:
     """A reader rule's check: the candidate draws no more boxes on no die than the shipped
     reader."""
     return (f"no die {c['no_die']} <= {s['no_die']}", c["no_die"] <= s["no_die"])
+
+
+def count_photo(t: dict, truth: list, before: tuple[int, int]) -> None:
+    """Counts a photo just tallied into ``t`` (``run`` tallies), and whether it was read
+    entirely right: each of the dice in ``truth`` read right and no box on no die since
+    ``before``, ``t``'s right and no_die before the photo."""
+    t["photos"] += 1
+    t["photos_right"] += (t["right"] - before[0], t["no_die"] - before[1]) == (len(truth), 0)
+
+
+def enlarged(data: Path, name: str, names, files: dict, clean: bool, times: int = 6):
+    """The photos ``names`` of set ``name`` (labels in ``files``), despeckled when ``clean``,
+    enlarged ``times`` (INTER_LINEAR), with their labels scaled."""
+    for fn in names:
+        img = cv2.imread(str(data / name / fn))
+        img = despeckle(img) if clean else img
+        img = cv2.resize(img, None, fx=times, fy=times, interpolation=cv2.INTER_LINEAR)
+        yield img, [(str(v), tuple(times * c for c in box)) for v, box in files[fn]]

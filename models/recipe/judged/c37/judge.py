@@ -12,10 +12,10 @@ import cv2
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent.parent))
-from judging import no_more_on_no_die, read_right, verdict
+from judging import count_photo, enlarged, no_more_on_no_die, read_right, verdict
 
 from companion.vision import render
-from companion.vision.evaluate import despeckle, load_split
+from companion.vision.evaluate import load_split
 from companion.vision.reader import DiceReader, model_dir
 
 HERE = Path(__file__).parent
@@ -52,11 +52,7 @@ def one_set(seeds):
 def train_at_6x(data: Path, name: str, clean: bool):
     """Every eighth train photo outside dev from the fifth (the first 100), enlarged 6x."""
     files = load_split(data, "train")[name]
-    for fn in sorted(files)[4::8][:100]:
-        img = cv2.imread(str(data / name / fn))
-        img = despeckle(img) if clean else img
-        img = cv2.resize(img, None, fx=6, fy=6, interpolation=cv2.INTER_LINEAR)
-        yield img, [(str(v), tuple(6 * c for c in box)) for v, box in files[fn]]
+    return enlarged(data, name, sorted(files)[4::8][:100], files, clean)
 
 
 def run(readers: dict, pictures) -> dict:
@@ -69,11 +65,7 @@ def run(readers: dict, pictures) -> dict:
             t = out[name]
             before = (t["right"], t["no_die"])
             tally(reader.read(img), truth, t)
-            t["photos"] += 1
-            t["photos_right"] += (t["right"] - before[0], t["no_die"] - before[1]) == (
-                len(truth),
-                0,
-            )
+            count_photo(t, truth, before)
     return out
 
 

@@ -11,9 +11,9 @@ from pathlib import Path
 import cv2
 
 sys.path.insert(0, str(Path(__file__).parent.parent))
-from judging import no_more_on_no_die, read_right, verdict
+from judging import enlarged, no_more_on_no_die, read_right, verdict
 
-from companion.vision.evaluate import despeckle, load_split, source_photo
+from companion.vision.evaluate import load_split, source_photo
 from companion.vision.reader import DiceReader, model_dir
 
 RULE_COMMIT = "3cdaa97"
@@ -38,18 +38,12 @@ def unread_sources(data: Path):
         if source not in read and source not in seen:
             seen.add(source)
             chosen.append(n)
-    for fn in chosen[:100]:
-        img = despeckle(cv2.imread(str(data / "epanemu" / fn)))
-        img = cv2.resize(img, None, fx=6, fy=6, interpolation=cv2.INTER_LINEAR)
-        yield img, [(str(v), tuple(6 * c for c in box)) for v, box in files[fn]]
+    yield from enlarged(data, "epanemu", chosen[:100], files, clean=True)
 
 
 def matteop65_at_6x(data: Path):
     files = load_split(data, "train")["matteop65"]
-    for fn in sorted(files)[2::8]:
-        img = cv2.imread(str(data / "matteop65" / fn))
-        img = cv2.resize(img, None, fx=6, fy=6, interpolation=cv2.INTER_LINEAR)
-        yield img, [(str(v), tuple(6 * c for c in box)) for v, box in files[fn]]
+    return enlarged(data, "matteop65", sorted(files)[2::8], files, clean=False)
 
 
 def main(data: Path) -> None:

@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent.parent))
-from judging import no_more_on_no_die, passes_marked, read_right, verdict
+from judging import count_photo, enlarged, no_more_on_no_die, passes_marked, read_right, verdict
 
 from companion.vision.evaluate import despeckle, load_split, match, source_photo
 from companion.vision.reader import DiceReader, model_dir
@@ -50,18 +50,12 @@ def third_photos(data: Path) -> list[str]:
 
 def epanemu_at_6x(data: Path):
     files = load_split(data, "train")["epanemu"]
-    for fn in third_photos(data):
-        img = despeckle(cv2.imread(str(data / "epanemu" / fn)))
-        img = cv2.resize(img, None, fx=6, fy=6, interpolation=cv2.INTER_LINEAR)
-        yield img, [(str(v), tuple(6 * c for c in box)) for v, box in files[fn]]
+    return enlarged(data, "epanemu", third_photos(data), files, clean=True)
 
 
 def matteop65_at_6x(data: Path):
     files = load_split(data, "train")["matteop65"]
-    for fn in sorted(files)[6::8]:
-        img = cv2.imread(str(data / "matteop65" / fn))
-        img = cv2.resize(img, None, fx=6, fy=6, interpolation=cv2.INTER_LINEAR)
-        yield img, [(str(v), tuple(6 * c for c in box)) for v, box in files[fn]]
+    return enlarged(data, "matteop65", sorted(files)[6::8], files, clean=False)
 
 
 def mosaics(data: Path):
@@ -100,11 +94,7 @@ def run(readers: dict, pictures, marks: dict) -> dict:
             t["tile_no_die"] += sum(
                 1 for i, d in enumerate(found) if i not in matched and origin.get(id(d)) == "tile"
             )
-            t["photos"] += 1
-            t["photos_right"] += (t["right"] - before[0], t["no_die"] - before[1]) == (
-                len(truth),
-                0,
-            )
+            count_photo(t, truth, before)
     return out
 
 
