@@ -750,22 +750,9 @@ class DiceReader:
         again at a die's usual size (``_found_again``): a tile sees the table's things (a
         board's tokens) at sizes the whole-picture pass never boxes them at, and an unsure
         box would ask a player about a die that is not there."""
-        h, w = look.shape[:2]
-        if max(h, w) <= TILE:
+        if max(look.shape[:2]) <= TILE:
             return dice
-        limit = SMALL * max(h, w)
-        found = []
-        for y0 in _tile_starts(h):
-            for x0 in _tile_starts(w):
-                tile = look[y0 : y0 + TILE, x0 : x0 + TILE]
-                th, tw = tile.shape[:2]
-                for box, heat in self.detect(tile):
-                    left, top, right, bottom = box
-                    cut_x = (left <= 0 < x0) or (right >= tw and x0 + tw < w)
-                    cut_y = (top <= 0 < y0) or (bottom >= th and y0 + th < h)
-                    if cut_x or cut_y or box_side(box) >= limit:
-                        continue
-                    found.append(((left + x0, top + y0, right + x0, bottom + y0), heat))
+        found = [(box, heat) for box, heat, small in self._tile_peaks(look) if small]
         kept: list[tuple] = []
         taken = [die.box for die, _ in dice]
         for box, heat in sorted(found, key=lambda f: -f[1]):
@@ -779,6 +766,25 @@ class DiceReader:
             if die is not None and die.value is not None and self._found_again(look, die.box)
         ]
         return dice + small
+
+    def _tile_peaks(self, look: np.ndarray) -> list[tuple[tuple[int, int, int, int], float, bool]]:
+        """The detector's boxes (the picture's pixels) and heat in each tile of ``look``, tile
+        by tile, and whether the tile pass may take each: whole in its tile and under
+        ``SMALL`` of the picture's longer side."""
+        h, w = look.shape[:2]
+        limit = SMALL * max(h, w)
+        peaks = []
+        for y0 in _tile_starts(h):
+            for x0 in _tile_starts(w):
+                tile = look[y0 : y0 + TILE, x0 : x0 + TILE]
+                th, tw = tile.shape[:2]
+                for box, heat in self.detect(tile):
+                    left, top, right, bottom = box
+                    cut_x = (left <= 0 < x0) or (right >= tw and x0 + tw < w)
+                    cut_y = (top <= 0 < y0) or (bottom >= th and y0 + th < h)
+                    small = not (cut_x or cut_y or box_side(box) >= limit)
+                    peaks.append(((left + x0, top + y0, right + x0, bottom + y0), heat, small))
+        return peaks
 
     def _found_again(self, look: np.ndarray, box) -> bool:
         """Whether the detector finds the die a tile boxed at ``box`` again in a window of

@@ -210,3 +210,24 @@ def enlarged(data: Path, name: str, names, files: dict, clean: bool, times: int 
         img = despeckle(img) if clean else img
         img = cv2.resize(img, None, fx=times, fy=times, interpolation=cv2.INTER_LINEAR)
         yield img, [(str(v), tuple(times * c for c in box)) for v, box in files[fn]]
+
+
+def mosaics(data: Path, names: list[str], n: int, name: str = "epanemu"):
+    """n x n mosaics of the photos ``names`` of set ``name`` (each 640 px square), in order,
+    a mosaic of the next n * n (whole mosaics only), despeckled, with their labels moved."""
+    from companion.vision.evaluate import load_split
+
+    files = load_split(data, "train")[name]
+    for k in range(0, len(names) - n * n + 1, n * n):
+        canvas = np.zeros((640 * n, 640 * n, 3), np.uint8)
+        truth = []
+        for i, fn in enumerate(names[k : k + n * n]):
+            r, c = divmod(i, n)
+            canvas[r * 640 : (r + 1) * 640, c * 640 : (c + 1) * 640] = despeckle(
+                cv2.imread(str(data / name / fn))
+            )
+            truth += [
+                (str(v), (b[0] + c * 640, b[1] + r * 640, b[2] + c * 640, b[3] + r * 640))
+                for v, b in files[fn]
+            ]
+        yield canvas, truth

@@ -9,12 +9,12 @@ import sys
 from pathlib import Path
 
 import cv2
-import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent.parent))
+import judging
 from judging import count_photo, enlarged, no_more_on_no_die, passes_marked, read_right, verdict
 
-from companion.vision.evaluate import despeckle, load_split, match, source_photo
+from companion.vision.evaluate import load_split, match, source_photo
 from companion.vision.reader import DiceReader, model_dir
 
 HERE = Path(__file__).parent
@@ -61,22 +61,9 @@ def matteop65_at_6x(data: Path):
 def mosaics(data: Path):
     """3x3, then 4x4 mosaics of condition (d)'s photos, despeckled, at 640 px a photo (only
     whole mosaics)."""
-    files = load_split(data, "train")["epanemu"]
     names = third_photos(data)
     for n in (3, 4):
-        for k in range(0, len(names) - n * n + 1, n * n):
-            canvas = np.zeros((640 * n, 640 * n, 3), np.uint8)
-            truth = []
-            for i, fn in enumerate(names[k : k + n * n]):
-                r, c = divmod(i, n)
-                canvas[r * 640 : (r + 1) * 640, c * 640 : (c + 1) * 640] = despeckle(
-                    cv2.imread(str(data / "epanemu" / fn))
-                )
-                truth += [
-                    (str(v), (b[0] + c * 640, b[1] + r * 640, b[2] + c * 640, b[3] + r * 640))
-                    for v, b in files[fn]
-                ]
-            yield canvas, truth
+        yield from judging.mosaics(data, names, n)
 
 
 def run(readers: dict, pictures, marks: dict) -> dict:

@@ -12,31 +12,18 @@ import sys
 from pathlib import Path
 
 import cv2
-import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent.parent))
+import judging
 from judging import passes_marked
 
-from companion.vision.evaluate import despeckle, load_split, match
+from companion.vision.evaluate import load_split, match
 from companion.vision.reader import DiceReader, box_side, centre_inside, model_dir
 
 
 def mosaics(data: Path, n: int):
     files = load_split(data, "train")["epanemu"]
-    names = sorted(files)[4::8][:99]
-    for k in range(0, len(names) - n * n + 1, n * n):
-        canvas = np.zeros((640 * n, 640 * n, 3), np.uint8)
-        truth = []
-        for i, fn in enumerate(names[k : k + n * n]):
-            r, c = divmod(i, n)
-            canvas[r * 640 : (r + 1) * 640, c * 640 : (c + 1) * 640] = despeckle(
-                cv2.imread(str(data / "epanemu" / fn))
-            )
-            truth += [
-                (str(v), (b[0] + c * 640, b[1] + r * 640, b[2] + c * 640, b[3] + r * 640))
-                for v, b in files[fn]
-            ]
-        yield canvas, truth
+    return judging.mosaics(data, sorted(files)[4::8][:99], n)
 
 
 def overlap(a, b) -> float:

@@ -21,35 +21,12 @@ from s56_mosaic_boxes import mosaics
 
 from companion.vision.evaluate import match
 from companion.vision.reader import (
-    SMALL,
-    TILE,
     DiceReader,
     _same,
-    _tile_starts,
-    box_side,
     centre_inside,
     model_dir,
     neutral,
 )
-
-
-def tile_boxes(reader: DiceReader, look) -> list:
-    """Every tile's boxes (picture pixels), heat and whether the tile pass may take it (whole
-    in its tile and under SMALL of the picture's longer side), before it keeps any."""
-    h, w = look.shape[:2]
-    limit = SMALL * max(h, w)
-    out = []
-    for y0 in _tile_starts(h):
-        for x0 in _tile_starts(w):
-            tile = look[y0 : y0 + TILE, x0 : x0 + TILE]
-            th, tw = tile.shape[:2]
-            for box, heat in reader.detect(tile):
-                left, top, right, bottom = box
-                cut_x = (left <= 0 < x0) or (right >= tw and x0 + tw < w)
-                cut_y = (top <= 0 < y0) or (bottom >= th and y0 + th < h)
-                usable = not (cut_x or cut_y or box_side(box) >= limit)
-                out.append(((left + x0, top + y0, right + x0, bottom + y0), heat, usable))
-    return out
 
 
 def kept_boxes(boxes: list, found: list) -> tuple[list, dict]:
@@ -82,7 +59,7 @@ def main(data: Path) -> None:
             labelled = {j for _, j in match(found, truth)}
             look = neutral(img)
             whole = [d for d in found if origin.get(id(d)) == "whole"]
-            boxes = tile_boxes(reader, look)
+            boxes = reader._tile_peaks(look)
             kept, skipped = kept_boxes(boxes, whole)
             for j, (label, box) in enumerate(truth):
                 if j in labelled:
