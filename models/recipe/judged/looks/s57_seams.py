@@ -1,0 +1,60 @@
+"""A look (session 57; decides nothing, judges no candidate): in C39's condition (f)'s
+mosaics, is each whole-picture-pass die under SMALL on a seam between two photos (its box
+crossing a multiple of 640 px, or within a quarter of its side of one)? By label matched,
+and found again (C39's check) or not. Run from the repository's root:
+    .venv/bin/python models/recipe/judged/looks/s57_seams.py ../shared/data/dice
+"""
+
+import collections
+import importlib.util
+import sys
+from pathlib import Path
+
+import cv2
+
+sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).parent.parent))
+from judging import passes_marked
+
+from companion.vision.evaluate import match
+from companion.vision.reader import SMALL, DiceReader, box_side, model_dir, neutral
+
+HERE = Path(__file__).parent
+spec = importlib.util.spec_from_file_location("judge_c39", HERE.parent / "c39" / "judge.py")
+c39 = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(c39)
+
+
+def on_seam(box, longer: int) -> bool:
+    near = box_side(box) / 4
+    for seam in range(640, longer, 640):
+        for lo, hi in ((box[0], box[2]), (box[1], box[3])):
+            if lo - near <= seam <= hi + near:
+                return True
+    return False
+
+
+def main(data: Path) -> None:
+    cv2.setNumThreads(1)
+    reader = DiceReader(model_dir(), threads=1)
+    origin = passes_marked()
+    seen = collections.Counter()
+    for img, truth in c39.mosaics(data):
+        origin.clear()
+        found = reader.read(img)
+        matched = {i for i, _ in match(found, truth)}
+        look = neutral(img)
+        longer = max(img.shape[:2])
+        for i, d in enumerate(found):
+            if origin.get(id(d)) != "whole" or box_side(d.box) >= SMALL * longer:
+                continue
+            again = "found again" if reader._found_again(look, d.box) else "not found again"
+            true = "true" if i in matched else "no die"
+            seam = "on a seam" if on_seam(d.box, longer) else "off the seams"
+            seen[(true, again, seam)] += 1
+    for k, v in sorted(seen.items()):
+        print(f"  {v:4d}  {k[0]:6s}  {k[1]:15s}  {k[2]}")
+
+
+if __name__ == "__main__":
+    main(Path(sys.argv[1]))

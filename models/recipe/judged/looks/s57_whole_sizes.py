@@ -1,0 +1,59 @@
+"""A look before a rule (session 57; decides nothing, judges no candidate): the
+whole-picture pass's dice under SMALL of a big picture's longer side, by their side at the
+detector's 512 px input, matched to a label or not, found again (C39's check) or not.
+Pictures already judged: C39's conditions (d) and (f). Run from the repository's root:
+    .venv/bin/python models/recipe/judged/looks/s57_whole_sizes.py ../shared/data/dice
+"""
+
+import collections
+import importlib.util
+import sys
+from pathlib import Path
+
+import cv2
+
+sys.path.insert(0, str(Path(__file__).parent))
+sys.path.insert(0, str(Path(__file__).parent.parent))
+from judging import passes_marked
+
+from companion.vision.evaluate import match
+from companion.vision.reader import SMALL, DiceReader, box_side, model_dir, neutral
+
+HERE = Path(__file__).parent
+spec = importlib.util.spec_from_file_location("judge_c39", HERE.parent / "c39" / "judge.py")
+c39 = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(c39)
+
+
+def main(data: Path) -> None:
+    cv2.setNumThreads(1)
+    reader = DiceReader(model_dir(), threads=1)
+    origin = passes_marked()
+    sources = {
+        "(d) epanemu at 6x": lambda: c39.epanemu_at_6x(data),
+        "(f) mosaics": lambda: c39.mosaics(data),
+    }
+    for name, pictures in sources.items():
+        seen = collections.Counter()
+        for img, truth in pictures():
+            origin.clear()
+            found = reader.read(img)
+            matched = {i for i, _ in match(found, truth)}
+            look = neutral(img)
+            longer = max(img.shape[:2])
+            for i, d in enumerate(found):
+                if origin.get(id(d)) != "whole" or box_side(d.box) >= SMALL * longer:
+                    continue
+                px = box_side(d.box) * reader.detect_size / longer
+                band = f"{int(px // 2) * 2:2d} to {int(px // 2) * 2 + 2:2d} px"
+                again = "found again" if reader._found_again(look, d.box) else "not found again"
+                true = "true" if i in matched else "no die"
+                seen[(band, true, again)] += 1
+        print(name)
+        for k, v in sorted(seen.items()):
+            print(f"  {v:4d}  {k[0]}  {k[1]:6s}  {k[2]}")
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main(Path(sys.argv[1]))
