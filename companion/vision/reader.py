@@ -749,9 +749,22 @@ class DiceReader:
         die again), read with a face with confidence, as a faint peak must be, and found
         again at a die's usual size (``_found_again``): a tile sees the table's things (a
         board's tokens) at sizes the whole-picture pass never boxes them at, and an unsure
-        box would ask a player about a die that is not there."""
+        box would ask a player about a die that is not there.
+
+        A die of the whole-picture pass under ``SMALL``, read unsure and not found again,
+        gives way first: in a big picture the whole-picture pass sees the table's things
+        at a few pixels, where it takes some for dice it cannot read; its place is the
+        tile pass's (C40, the model card)."""
         if max(look.shape[:2]) <= TILE:
             return dice
+        limit = SMALL * max(look.shape[:2])
+        dice = [
+            (die, heat)
+            for die, heat in dice
+            if die.value is not None
+            or box_side(die.box) >= limit
+            or self._found_again(look, die.box)
+        ]
         found = [(box, heat) for box, heat, small in self._tile_peaks(look) if small]
         kept: list[tuple] = []
         taken = [die.box for die, _ in dice]

@@ -245,6 +245,30 @@ def test_a_tile_drops_what_the_detector_does_not_find_again_at_a_dies_size(reade
     assert on_specks(reader.read(big)) == []  # ... not found again
 
 
+def test_a_small_unsure_box_of_the_whole_picture_gives_way_when_not_found_again(
+    reader, monkeypatch
+):
+    # A rendered wide shot (3200 px) with things on the card that are not dice: at the
+    # whole-picture pass's 512 px a black dot on the card is a few pixels, boxed and read
+    # unsure, which would ask a player about a die that is not there. Seen again where a
+    # die would be 40 px at the detector's input, it is no die, and it gives way (C40).
+    rng = np.random.default_rng(4045)
+    count = int(rng.integers(3, 9))
+    img, dice = render.scene(rng, 2400, 3200, count=count, size_range=(40, 125), mess=8)
+    dot = (2117, 1667, 2210, 1756)
+    assert not any(centre_inside(d.box, dot) for d in dice)
+
+    def on_dot(found):
+        return [d for d in found if centre_inside(d.box, dot)]
+
+    with monkeypatch.context() as m:
+        m.setattr(reader, "_found_again", lambda look, box: True)
+        assert [d.value for d in on_dot(reader.read(img))] == [None]  # an unsure "die" ...
+    found = reader.read(img)
+    assert on_dot(found) == []  # ... not found again
+    assert read_values(found) == sorted(int(d.face.label) for d in dice)
+
+
 def test_a_close_up_in_a_big_picture_is_one_die_not_its_pips():
     # The tile pass takes only small dice, and none on a die already found.
     reader = DiceReader()
