@@ -3,6 +3,7 @@ figures, and conditions that stop the judge at the first failure. Imported by th
 in the candidates' folders (run from the repository's root)."""
 
 import csv
+import importlib.util
 import json
 import sys
 import tempfile
@@ -14,6 +15,19 @@ import numpy as np
 from companion.vision.evaluate import compare, compare_streams, despeckle, is_dev
 
 SHIPPED = "C24"  # the models the candidates are judged against
+JUDGED = Path(__file__).parent
+
+
+def earlier_judge(folder: str):
+    """An earlier candidate's judge.py (``judged/<folder>/``), loaded by its path as module
+    ``judge_<folder>``, once a process."""
+    name = f"judge_{folder}"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, JUDGED / folder / "judge.py")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
 
 
 # The first two conditions of C32's and C33's rules (each rule writes them out in full):

@@ -85,32 +85,33 @@ def run(readers: dict, pictures, marks: dict) -> dict:
     return out
 
 
-def main(data: Path) -> None:
-    cv2.setNumThreads(1)
-    shipped = c37.c35.shipped_reader(RULE_COMMIT)
-    readers = {"C39": DiceReader(model_dir(), threads=1), "shipped": shipped}
-    marks = {"C39": passes_marked(), "shipped": passes_marked(type(shipped))}
-    conditions = [
+def tile_rule(seeds, epanemu, matteop65, mosaics, photos_more: int, names) -> list:
+    """C39's conditions (a) to (f), as (label, pictures, checks): the rendered shots from
+    ``seeds`` (three starts, 40 shots each), then ``epanemu``, ``matteop65`` and
+    ``mosaics`` (each a function giving its pictures) with (d) asking ``photos_more``
+    photos entirely right; ``names`` the labels of (d) and (e). C41's rule asks the same."""
+    wide, one, phone = seeds
+    return [
         (
             "a: wide shots",
             lambda: shots(
-                range(97000, 97040), 2400, 3200, (3, 9), (40, 125), lambda s: 8 * (s % 2)
+                range(wide, wide + 40), 2400, 3200, (3, 9), (40, 125), lambda s: 8 * (s % 2)
             ),
             lambda c, s: [read_right(c, s, 2), no_more_on_no_die(c, s)],
         ),
         (
             "b: one-set wide shots",
-            lambda: one_set(range(98000, 98040)),
+            lambda: one_set(range(one, one + 40)),
             lambda c, s: [read_right(c, s, 1), no_more_on_no_die(c, s)],
         ),
         (
             "c: phone-size shots",
-            lambda: shots(range(99000, 99040), 3000, 4000, (2, 7), (160, 320), lambda s: 8),
+            lambda: shots(range(phone, phone + 40), 3000, 4000, (2, 7), (160, 320), lambda s: 8),
             lambda c, s: [no_more_on_no_die(c, s), read_right(c, s)],
         ),
         (
-            "d: epanemu train from the third, despeckled, at 6x",
-            lambda: epanemu_at_6x(data),
+            names[0],
+            epanemu,
             lambda c, s: [
                 (
                     f"no die {c['no_die']} <= {s['no_die']} - 0.5 x {s['tile_no_die']}",
@@ -118,19 +119,15 @@ def main(data: Path) -> None:
                 ),
                 read_right(c, s, 1),
                 (
-                    f"photos right {c['photos_right']} >= {s['photos_right']} + 3",
-                    c["photos_right"] >= s["photos_right"] + 3,
+                    f"photos right {c['photos_right']} >= {s['photos_right']} + {photos_more}",
+                    c["photos_right"] >= s["photos_right"] + photos_more,
                 ),
             ],
         ),
-        (
-            "e: matteop65 train from the seventh at 6x",
-            lambda: matteop65_at_6x(data),
-            lambda c, s: [read_right(c, s), no_more_on_no_die(c, s)],
-        ),
+        (names[1], matteop65, lambda c, s: [read_right(c, s), no_more_on_no_die(c, s)]),
         (
             "f: 3x3 and 4x4 mosaics of (d)'s photos at 640 px a photo",
-            lambda: mosaics(data),
+            mosaics,
             lambda c, s: [
                 (
                     f"read right {c['right']} >= 0.96 x {s['right']}",
@@ -140,10 +137,34 @@ def main(data: Path) -> None:
             ],
         ),
     ]
+
+
+def judge_all(readers: dict, marks: dict, conditions: list, name: str) -> None:
+    """Runs ``conditions`` in order on ``readers`` (``name``'s and "shipped"), stopping at
+    the first that fails."""
     for label, pictures, checks in conditions:
         got = run(readers, pictures(), marks)
-        verdict(label, "C39", got, checks(got["C39"], got["shipped"]))
+        verdict(label, name, got, checks(got[name], got["shipped"]))
     print("(a) to (f) PASS; (g) is make test")
+
+
+def main(data: Path) -> None:
+    cv2.setNumThreads(1)
+    shipped = c37.c35.shipped_reader(RULE_COMMIT)
+    readers = {"C39": DiceReader(model_dir(), threads=1), "shipped": shipped}
+    marks = {"C39": passes_marked(), "shipped": passes_marked(type(shipped))}
+    conditions = tile_rule(
+        (97000, 98000, 99000),
+        lambda: epanemu_at_6x(data),
+        lambda: matteop65_at_6x(data),
+        lambda: mosaics(data),
+        3,
+        (
+            "d: epanemu train from the third, despeckled, at 6x",
+            "e: matteop65 train from the seventh at 6x",
+        ),
+    )
+    judge_all(readers, marks, conditions, "C39")
 
 
 if __name__ == "__main__":

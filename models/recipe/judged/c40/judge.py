@@ -4,7 +4,6 @@ failure. Run from the repository's root:
     .venv/bin/python models/recipe/judged/c40/judge.py ../shared/data/dice
 """
 
-import importlib.util
 import sys
 from pathlib import Path
 
@@ -12,18 +11,15 @@ import cv2
 
 sys.path.insert(0, str(Path(__file__).parent.parent))
 import judging
-from judging import enlarged, no_more_on_no_die, passes_marked, read_right, verdict
+from judging import earlier_judge, enlarged, no_more_on_no_die, passes_marked, read_right
 
 from companion.vision.evaluate import load_split
 from companion.vision.reader import DiceReader, model_dir
 
-HERE = Path(__file__).parent
 RULE_COMMIT = "4691dcf"
 
 # C39's judge, by its path (it loads C37's, which loads C35's and C36's)
-spec = importlib.util.spec_from_file_location("judge_c39", HERE.parent / "c39" / "judge.py")
-c39 = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(c39)
+c39 = earlier_judge("c39")
 shots, one_set, run = c39.shots, c39.one_set, c39.run
 
 
@@ -107,10 +103,7 @@ def main(data: Path) -> None:
             ],
         ),
     ]
-    for label, pictures, checks in conditions:
-        got = run(readers, pictures(), marks)
-        verdict(label, "C40", got, checks(got["C40"], got["shipped"]))
-    print("(a) to (f) PASS; (g) is make test")
+    c39.judge_all(readers, marks, conditions, "C40")
 
 
 if __name__ == "__main__":

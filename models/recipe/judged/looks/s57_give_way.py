@@ -6,7 +6,6 @@ the repository's root:
     .venv/bin/python models/recipe/judged/looks/s57_give_way.py ../shared/data/dice
 """
 
-import importlib.util
 import sys
 from pathlib import Path
 
@@ -14,14 +13,11 @@ import cv2
 
 sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(Path(__file__).parent.parent))
-from judging import passes_marked
+from judging import earlier_judge, passes_marked
 
 from companion.vision.reader import SMALL, TILE, DiceReader, box_side, model_dir
 
-HERE = Path(__file__).parent
-spec = importlib.util.spec_from_file_location("judge_c39", HERE.parent / "c39" / "judge.py")
-c39 = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(c39)
+c39 = earlier_judge("c39")
 
 
 class GiveWay(DiceReader):

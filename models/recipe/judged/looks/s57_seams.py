@@ -6,7 +6,6 @@ and found again (C39's check) or not. Run from the repository's root:
 """
 
 import collections
-import importlib.util
 import sys
 from pathlib import Path
 
@@ -14,15 +13,12 @@ import cv2
 
 sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(Path(__file__).parent.parent))
-from judging import passes_marked
+from judging import earlier_judge, passes_marked
 
 from companion.vision.evaluate import match
 from companion.vision.reader import SMALL, DiceReader, box_side, model_dir, neutral
 
-HERE = Path(__file__).parent
-spec = importlib.util.spec_from_file_location("judge_c39", HERE.parent / "c39" / "judge.py")
-c39 = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(c39)
+c39 = earlier_judge("c39")
 
 
 def on_seam(box, longer: int) -> bool:

@@ -6,7 +6,6 @@ judged: C39's and C40's conditions (d) (epanemu at 6x) and (f) (mosaics), or C40
 """
 
 import collections
-import importlib.util
 import itertools
 import sys
 from pathlib import Path
@@ -15,15 +14,12 @@ import cv2
 
 sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(Path(__file__).parent.parent))
-from judging import passes_marked
+from judging import earlier_judge, passes_marked
 
 from companion.vision.evaluate import match
 from companion.vision.reader import DiceReader, model_dir
 
-HERE = Path(__file__).parent
-spec = importlib.util.spec_from_file_location("judge_c40", HERE.parent / "c40" / "judge.py")
-c40 = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(c40)
+c40 = earlier_judge("c40")
 c39 = c40.c39
 BANDS = (0.75, 0.8, 0.85, 0.9, 0.95, 1.01)
 

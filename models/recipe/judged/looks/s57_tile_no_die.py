@@ -5,7 +5,6 @@ value, confidence and side. Run from the repository's root:
     .venv/bin/python models/recipe/judged/looks/s57_tile_no_die.py ../shared/data/dice OUT.png
 """
 
-import importlib.util
 import sys
 from pathlib import Path
 
@@ -14,15 +13,12 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(Path(__file__).parent.parent))
-from judging import passes_marked
+from judging import earlier_judge, passes_marked
 
 from companion.vision.evaluate import load_split, match
 from companion.vision.reader import DiceReader, box_side, model_dir
 
-HERE = Path(__file__).parent
-spec = importlib.util.spec_from_file_location("judge_c40", HERE.parent / "c40" / "judge.py")
-c40 = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(c40)
+c40 = earlier_judge("c40")
 
 
 def main(data: Path, out: Path) -> None:

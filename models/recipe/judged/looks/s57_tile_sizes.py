@@ -7,7 +7,6 @@ conditions (a) to (d) and (f). Run from the repository's root:
 """
 
 import collections
-import importlib.util
 import itertools
 import sys
 from pathlib import Path
@@ -17,15 +16,12 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(Path(__file__).parent.parent))
-from judging import passes_marked
+from judging import earlier_judge, passes_marked
 
 from companion.vision.evaluate import match
 from companion.vision.reader import DiceReader, box_side, model_dir
 
-HERE = Path(__file__).parent
-spec = importlib.util.spec_from_file_location("judge_c39", HERE.parent / "c39" / "judge.py")
-c39 = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(c39)
+c39 = earlier_judge("c39")
 
 BINS = (0.0, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 1.0, 1.5, 99.0)
 
