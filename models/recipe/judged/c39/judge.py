@@ -41,29 +41,48 @@ def read_before(names: list[str]) -> set[str]:
     return done
 
 
+def every_eighth(data: Path, start: int, done_before) -> list[str]:
+    """Every eighth epanemu train photo outside dev from place ``start`` (0 the first), in
+    name order, leaving out ``done_before(names)`` (the photos read before), the first 100."""
+    names = sorted(load_split(data, "train")["epanemu"])
+    done = done_before(names)
+    return [n for n in names[start::8] if n not in done][:100]
+
+
+def epanemu_6x(data: Path, names: list[str]):
+    """The epanemu train photos ``names``, despeckled, at 6x."""
+    files = load_split(data, "train")["epanemu"]
+    return enlarged(data, "epanemu", names, files, clean=True)
+
+
+def matteop65_6x(data: Path, start: int):
+    """Every eighth matteop65 train photo outside dev from place ``start``, at 6x."""
+    files = load_split(data, "train")["matteop65"]
+    return enlarged(data, "matteop65", sorted(files)[start::8], files, clean=False)
+
+
+def mosaics_of(data: Path, names: list[str]):
+    """3x3, then 4x4 mosaics of the epanemu photos ``names``, despeckled, at 640 px a photo
+    (only whole mosaics)."""
+    for n in (3, 4):
+        yield from judging.mosaics(data, names, n)
+
+
 def third_photos(data: Path) -> list[str]:
     """Condition (d)'s photos: every eighth from the third, not read before, the first 100."""
-    names = sorted(load_split(data, "train")["epanemu"])
-    done = read_before(names)
-    return [n for n in names[2::8] if n not in done][:100]
+    return every_eighth(data, 2, read_before)
 
 
 def epanemu_at_6x(data: Path):
-    files = load_split(data, "train")["epanemu"]
-    return enlarged(data, "epanemu", third_photos(data), files, clean=True)
+    return epanemu_6x(data, third_photos(data))
 
 
 def matteop65_at_6x(data: Path):
-    files = load_split(data, "train")["matteop65"]
-    return enlarged(data, "matteop65", sorted(files)[6::8], files, clean=False)
+    return matteop65_6x(data, 6)
 
 
 def mosaics(data: Path):
-    """3x3, then 4x4 mosaics of condition (d)'s photos, despeckled, at 640 px a photo (only
-    whole mosaics)."""
-    names = third_photos(data)
-    for n in (3, 4):
-        yield from judging.mosaics(data, names, n)
+    return mosaics_of(data, third_photos(data))
 
 
 def run(readers: dict, pictures, marks: dict) -> dict:

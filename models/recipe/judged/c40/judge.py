@@ -10,10 +10,8 @@ from pathlib import Path
 import cv2
 
 sys.path.insert(0, str(Path(__file__).parent.parent))
-import judging
-from judging import earlier_judge, enlarged, no_more_on_no_die, passes_marked, read_right
+from judging import earlier_judge, no_more_on_no_die, passes_marked, read_right
 
-from companion.vision.evaluate import load_split
 from companion.vision.reader import DiceReader, model_dir
 
 RULE_COMMIT = "4691dcf"
@@ -25,25 +23,21 @@ shots, one_set, run = c39.shots, c39.one_set, c39.run
 
 def seventh_photos(data: Path) -> list[str]:
     """Condition (d)'s photos: every eighth from the seventh, not read before, the first 100."""
-    names = sorted(load_split(data, "train")["epanemu"])
-    done = c39.read_before(names) | set(c39.third_photos(data))
-    return [n for n in names[6::8] if n not in done][:100]
+    return c39.every_eighth(
+        data, 6, lambda names: c39.read_before(names) | set(c39.third_photos(data))
+    )
 
 
 def epanemu_at_6x(data: Path):
-    files = load_split(data, "train")["epanemu"]
-    return enlarged(data, "epanemu", seventh_photos(data), files, clean=True)
+    return c39.epanemu_6x(data, seventh_photos(data))
 
 
 def matteop65_at_6x(data: Path):
-    files = load_split(data, "train")["matteop65"]
-    return enlarged(data, "matteop65", sorted(files)[1::8], files, clean=False)
+    return c39.matteop65_6x(data, 1)
 
 
 def mosaics(data: Path):
-    names = seventh_photos(data)
-    for n in (3, 4):
-        yield from judging.mosaics(data, names, n)
+    return c39.mosaics_of(data, seventh_photos(data))
 
 
 def lost_for_removed(c: dict, s: dict, share: float = 1.0) -> tuple[str, bool]:

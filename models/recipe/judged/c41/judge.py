@@ -10,10 +10,8 @@ from pathlib import Path
 import cv2
 
 sys.path.insert(0, str(Path(__file__).parent.parent))
-import judging
-from judging import earlier_judge, enlarged, passes_marked
+from judging import earlier_judge, passes_marked
 
-from companion.vision.evaluate import load_split
 from companion.vision.reader import DiceReader, model_dir
 
 RULE_COMMIT = "9a6310c"
@@ -26,25 +24,25 @@ shots, one_set, run = c39.shots, c39.one_set, c39.run
 
 def second_photos(data: Path) -> list[str]:
     """Condition (d)'s photos: every eighth from the second, not read before, the first 100."""
-    names = sorted(load_split(data, "train")["epanemu"])
-    done = c39.read_before(names) | set(c39.third_photos(data)) | set(c40.seventh_photos(data))
-    return [n for n in names[1::8] if n not in done][:100]
+    return c39.every_eighth(
+        data,
+        1,
+        lambda names: (
+            c39.read_before(names) | set(c39.third_photos(data)) | set(c40.seventh_photos(data))
+        ),
+    )
 
 
 def epanemu_at_6x(data: Path):
-    files = load_split(data, "train")["epanemu"]
-    return enlarged(data, "epanemu", second_photos(data), files, clean=True)
+    return c39.epanemu_6x(data, second_photos(data))
 
 
 def matteop65_at_6x(data: Path):
-    files = load_split(data, "train")["matteop65"]
-    return enlarged(data, "matteop65", sorted(files)[3::8], files, clean=False)
+    return c39.matteop65_6x(data, 3)
 
 
 def mosaics(data: Path):
-    names = second_photos(data)
-    for n in (3, 4):
-        yield from judging.mosaics(data, names, n)
+    return c39.mosaics_of(data, second_photos(data))
 
 
 def main(data: Path) -> None:
