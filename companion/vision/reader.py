@@ -74,8 +74,8 @@ COARSE_SIZE = 160  # a multiple of STRIDE_COARSEST
 SMALL = 0.04
 TILE = 1024
 TILE_STEP = 768  # tiles overlap by 256 px, more than a small die, so each is whole in one
-AGAIN = 40  # px at the detector's input a tile's die is found again at (``_found_again``)
-AGAIN_SIDES = (0.6, 1.6)  # the die found again: its side against the tile's box
+AGAIN = 40  # px at the detector's input a small die is found again at (``_found_again``)
+AGAIN_SIDES = (0.6, 1.6)  # the die found again: its side against the box it is checked for
 FACES_BATCH = 32  # crops a classifier run: 8 dice in four looks, 10 in three (``_run``)
 # A colour cast (``neutral``): a picture whose channels' levels differ by more than CAST
 # (99% of the train photos outside dev do not) is taken down to NEUTRAL (their median).
@@ -800,13 +800,13 @@ class DiceReader:
         return peaks
 
     def _found_again(self, look: np.ndarray, box) -> bool:
-        """Whether the detector finds the die a tile boxed at ``box`` again in a window of
-        ``look`` around it, sized so that the die is ``AGAIN`` px at the detector's input (the
-        window cut at the picture's edges): a peak at the faint threshold or more, centred
-        within ``SAME_DIE`` of the die's side of its centre, its side ``AGAIN_SIDES`` of the
-        die's. Seen at a die's usual size, with its surroundings, a board's token a tile
-        took for a die is seldom taken for one; a small real die is found again (C39, the
-        model card)."""
+        """Whether the detector finds the die boxed at ``box`` (by a tile, or small by the
+        whole-picture pass) again in a window of ``look`` around it, sized so that the die is
+        ``AGAIN`` px at the detector's input (the window cut at the picture's edges): a peak
+        at the faint threshold or more, centred within ``SAME_DIE`` of the die's side of its
+        centre, its side ``AGAIN_SIDES`` of the die's. Seen at a die's usual size, with its
+        surroundings, a board's token a tile took for a die is seldom taken for one; a small
+        real die is found again (C39 and C40, the model card)."""
         side = box_side(box)
         cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
         window = round(side * self.detect_size / AGAIN)
