@@ -195,6 +195,24 @@ def passes_marked(reader_class=None) -> dict:
     return origin
 
 
+def small_whole_dice(reader, origin: dict, img, truth: list):
+    """Reads ``img`` with ``reader`` (its dice marked in ``origin`` by ``passes_marked``) and
+    gives each die the whole-picture pass found under SMALL of the picture's longer side,
+    with whether it is on a labelled die of ``truth`` and whether C39's check
+    (``DiceReader._found_again``) finds it again."""
+    from companion.vision.evaluate import match
+    from companion.vision.reader import SMALL, box_side, neutral
+
+    origin.clear()
+    found = reader.read(img)
+    matched = {i for i, _ in match(found, truth)}
+    look = neutral(img)
+    limit = SMALL * max(img.shape[:2])
+    for i, d in enumerate(found):
+        if origin.get(id(d)) == "whole" and box_side(d.box) < limit:
+            yield d, i in matched, reader._found_again(look, d.box)
+
+
 def read_right(c: dict, s: dict, fewer: int = 0) -> tuple[str, bool]:
     """A reader rule's check on ``run`` tallies: the candidate's ``c`` reads at least as many
     dice right as the shipped reader's ``s``, less ``fewer``."""

@@ -13,10 +13,9 @@ import cv2
 
 sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(Path(__file__).parent.parent))
-from judging import earlier_judge, passes_marked
+from judging import earlier_judge, passes_marked, small_whole_dice
 
-from companion.vision.evaluate import match
-from companion.vision.reader import SMALL, DiceReader, box_side, model_dir, neutral
+from companion.vision.reader import DiceReader, box_side, model_dir
 
 c39 = earlier_judge("c39")
 
@@ -36,16 +35,10 @@ def main(data: Path) -> None:
     origin = passes_marked()
     seen = collections.Counter()
     for img, truth in c39.mosaics(data):
-        origin.clear()
-        found = reader.read(img)
-        matched = {i for i, _ in match(found, truth)}
-        look = neutral(img)
         longer = max(img.shape[:2])
-        for i, d in enumerate(found):
-            if origin.get(id(d)) != "whole" or box_side(d.box) >= SMALL * longer:
-                continue
-            again = "found again" if reader._found_again(look, d.box) else "not found again"
-            true = "true" if i in matched else "no die"
+        for d, on_die, found_again in small_whole_dice(reader, origin, img, truth):
+            again = "found again" if found_again else "not found again"
+            true = "true" if on_die else "no die"
             seam = "on a seam" if on_seam(d.box, longer) else "off the seams"
             seen[(true, again, seam)] += 1
     for k, v in sorted(seen.items()):

@@ -13,10 +13,9 @@ import cv2
 
 sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(Path(__file__).parent.parent))
-from judging import earlier_judge, passes_marked
+from judging import earlier_judge, passes_marked, small_whole_dice
 
-from companion.vision.evaluate import match
-from companion.vision.reader import SMALL, DiceReader, box_side, model_dir, neutral
+from companion.vision.reader import DiceReader, box_side, model_dir
 
 c39 = earlier_judge("c39")
 
@@ -32,18 +31,12 @@ def main(data: Path) -> None:
     for name, pictures in sources.items():
         seen = collections.Counter()
         for img, truth in pictures():
-            origin.clear()
-            found = reader.read(img)
-            matched = {i for i, _ in match(found, truth)}
-            look = neutral(img)
             longer = max(img.shape[:2])
-            for i, d in enumerate(found):
-                if origin.get(id(d)) != "whole" or box_side(d.box) >= SMALL * longer:
-                    continue
+            for d, on_die, found_again in small_whole_dice(reader, origin, img, truth):
                 px = box_side(d.box) * reader.detect_size / longer
                 band = f"{int(px // 2) * 2:2d} to {int(px // 2) * 2 + 2:2d} px"
-                again = "found again" if reader._found_again(look, d.box) else "not found again"
-                true = "true" if i in matched else "no die"
+                again = "found again" if found_again else "not found again"
+                true = "true" if on_die else "no die"
                 seen[(band, true, again)] += 1
         print(name)
         for k, v in sorted(seen.items()):
