@@ -507,17 +507,6 @@ class DiceReader:
                 session = self._card_model(models, "a veto", veto, veto.get("file"), opts)
                 classifiers.append((veto["file"], session))
             self._veto = (session, veto["looks"], float(confidence))
-        # A classifier that reads again each box at a strong peak that the cascade reads as
-        # "not a die" (``_rescued``): the card's ``rescue``, ``{"file": ..., "looks": ...}``.
-        self._rescue = None
-        rescue = card.get("rescue")
-        if rescue is not None:
-            self._card_looks(models, "a rescue", rescue)
-            session = dict(classifiers).get(rescue.get("file"))
-            if session is None:
-                session = self._card_model(models, "a rescue", rescue, rescue.get("file"), opts)
-                classifiers.append((rescue["file"], session))
-            self._rescue = (session, rescue["looks"])
         for name, session in classifiers:
             side = session.get_inputs()[0].shape[2]
             if isinstance(side, int) and side != self.crop_size:
@@ -704,13 +693,12 @@ class DiceReader:
         # Not with a taught die: its faces are named by the looser embedding match, which
         # tokens and coins on the table can pass.
         if faint is None or faint >= self.detect_threshold or self.custom is not None:
-            return self._read_found(img, self.detect(look), rescue=True)
+            return self._read_found(img, self.detect(look))
         found = self.detect(look, faint)
         boxes = [b for b, _ in found]
         strong = [b for b, heat in found if heat >= self.detect_threshold]
-        rescue = [heat >= self.detect_threshold for _, heat in found]
         dice = []
-        for (box, heat), die in zip(found, self._read_each(img, boxes, rescue), strict=True):
+        for (box, heat), die in zip(found, self._read_each(img, boxes), strict=True):
             if die is None:
                 continue
             if heat >= self.detect_threshold or (
@@ -861,33 +849,25 @@ class DiceReader:
             )
         return FacePicture(detail, scale)
 
-    def _read_found(
-        self, img: FacePicture, found: list, rescue: bool = False
-    ) -> list[tuple[DieReading, float]]:
+    def _read_found(self, img: FacePicture, found: list) -> list[tuple[DieReading, float]]:
         """The die in each found (box, heat), with its heat; a box that holds no die is left
-        out, and with a taught die so is a box much smaller than the named ones. With
-        ``rescue``, each box the cascade reads as "not a die" is asked of the card's rescue
-        classifier (``_rescued``)."""
-        each = self._read_each(img, [box for box, _ in found], [rescue] * len(found))
+        out, and with a taught die so is a box much smaller than the named ones."""
+        each = self._read_each(img, [box for box, _ in found])
         read = [(d, h) for d, (_, h) in zip(each, found, strict=True) if d is not None]
         if self.custom is not None:
             kept = one_size([d for d, _ in read])
             read = [(d, h) for d, h in read if d in kept]
         return read
 
-    def _read_each(
-        self, faces: FacePicture, boxes: list, rescue: list[bool] | None = None
-    ) -> list[DieReading | None]:
+    def _read_each(self, faces: FacePicture, boxes: list) -> list[DieReading | None]:
         """The reading of each box (in the analysis picture's pixels), None where it holds no
-        die, its face read from ``faces``; a box whose ``rescue`` is true may be asked of the
-        card's rescue classifier (``_rescued``)."""
+        die, its face read from ``faces``."""
         # the crops are cut from the picture the faces are read in, at its own scale
         img, at = faces.picture, [faces.box(b) for b in boxes]
         crops = [self._crop(img, b) for b in at]
         if self.custom is None:
             probs, emb = self._run(crops)
             probs = self._second_opinion(crops, self._look_again(img, at, probs))
-            probs = self._rescued(crops, probs, rescue or [])
             vetoed = self._vetoed(crops, probs)
         else:  # the standard reading and the symbol's embedding, in one run
             probs, emb = self._run(crops + [symbol_crop(c) for c in crops], "turns")
@@ -947,27 +927,6 @@ class DiceReader:
             probs = probs.copy()
             mean = np.sqrt(probs[again] * other)
             probs[again] = mean / np.maximum(mean.sum(1, keepdims=True), 1e-12)
-        return probs
-
-    def _rescued(self, crops: list[np.ndarray], probs: np.ndarray, ask: list[bool]) -> np.ndarray:
-        """``probs`` with each row that ``ask`` marks and whose best class is "not a die"
-        replaced by the card's ``rescue`` classifier's reading of the same crop, where that
-        reads a face with at least ``min_confidence``; otherwise the row is left as it is
-        (the rescue never makes an unsure die). A picture out of focus loses dice here: the
-        cascade, trained mostly on sharp dice, calls a blurred die "not a die", and a
-        classifier trained on blurred crops reads it (C42, the model card)."""
-        if self._rescue is None:
-            return probs
-        nod = self.classes.index("not-a-die")
-        rows = [i for i, p in enumerate(probs) if i < len(ask) and ask[i] and p.argmax() == nod]
-        if not rows:
-            return probs
-        session, looks = self._rescue
-        other = self._classify(session, [crops[i] for i in rows], looks)[0]
-        probs = probs.copy()
-        for i, o in zip(rows, other, strict=True):
-            if int(o.argmax()) != nod and float(o.max()) >= self.min_confidence:
-                probs[i] = o
         return probs
 
     def _vetoed(self, crops: list[np.ndarray], probs: np.ndarray) -> dict[int, float]:
