@@ -282,6 +282,47 @@ def synthetic_crops(rng, n, numerals=2, sides=0.0, fonts=None):
     return crops
 
 
+BIG_SCENE = 1024  # the side of a --big-scenes scene
+BIG_SIDES = (120, 300)  # its dice's sides, px
+BIG_MESS = 8  # things that are not dice in each
+
+
+def big_scene_crops(rng, scenes, numerals=2, fonts=None):
+    """Rendered crops from ``scenes`` scenes of BIG_SCENE px whose dice are BIG_SIDES px,
+    each with BIG_MESS things that are not dice: their dice, their things and two table
+    patches a scene, cut as the reader cuts a phone photo's (``crop_die`` shrinks a big die
+    with the area filter first). In the 256 px scenes of ``synthetic_crops`` a token is a
+    few dozen pixels, enlarged and soft in its crop; in a phone's photo it is hundreds,
+    shrunk sharp, and a token with a mark in its middle was read as a 1 (C43, the model
+    card)."""
+    crops = []
+    weights = ("pips",) * 5 + ("numeral",) * numerals + ("dot",) * 2
+    for _ in range(scenes):
+        things: list = []
+        img, dice = render.scene(
+            rng,
+            BIG_SCENE,
+            BIG_SCENE,
+            count=int(rng.integers(2, 6)),
+            kinds=weights,
+            size_range=BIG_SIDES,
+            mess=BIG_MESS,
+            things=things,
+            fonts=fonts,
+        )
+        for d in dice:
+            crops.append(
+                (R.crop_die(img, jitter(rng, d.box), R.CROP_SIZE), CLASSES.index(d.face.label))
+            )
+        crops.extend((c, NOT_A_DIE) for c in negatives(rng, img, [d.box for d in dice], 2))
+        for b in things:  # boxed as a detector might box them, as in ``synthetic_crops``
+            side = max(b[2] - b[0], b[3] - b[1], 8) * rng.uniform(1.0, 1.6)
+            cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
+            box = (cx - side / 2, cy - side / 2, cx + side / 2, cy + side / 2)
+            crops.append((R.crop_die(img, jitter(rng, box), R.CROP_SIZE), NOT_A_DIE))
+    return crops
+
+
 def small_die(rng, crop):
     """``crop`` as the reader's crop of a much smaller die looks: shrunk to a side of
     SMALL_SIDES px with the area filter, then enlarged back linearly (as ``crop_die`` enlarges
@@ -870,6 +911,14 @@ def main() -> None:
         "focused a little off; 0: none)",
     )
     ap.add_argument(
+        "--big-scenes",
+        type=int,
+        default=0,
+        help=f"faces: this many more rendered scenes of {BIG_SCENE} px, dice of "
+        f"{BIG_SIDES[0]} to {BIG_SIDES[1]} px and things that are not dice, their crops added "
+        "(a phone photo's sizes; 0: none)",
+    )
+    ap.add_argument(
         "--teacher",
         type=Path,
         help="faces: a classifier's weights (faces.pt, the same width): the real crops also "
@@ -997,6 +1046,11 @@ def main() -> None:
         if fonts:
             log(f"faces: numerals in {len(fonts)} font files, {len(fonts.families)} families")
         crops = synthetic_crops(rng, 20000, args.numerals, args.side_faces, fonts)
+        if args.big_scenes:
+            # a generator of its own, so the rest of the run draws as it would without them
+            big = big_scene_crops(np.random.default_rng(11), args.big_scenes, args.numerals, fonts)
+            log(f"faces: {len(big)} rendered crops from {args.big_scenes} scenes of {BIG_SCENE} px")
+            crops += big
         log(f"faces: {len(real[0])} real dice, {len(real[1])} real not-dice, {len(crops)} rendered")
         hard = []
         if args.mine_with:
