@@ -234,6 +234,29 @@ def count_photo(t: dict, truth: list, before: tuple[int, int]) -> None:
     t["photos_right"] += (t["right"] - before[0], t["no_die"] - before[1]) == (len(truth), 0)
 
 
+def tally_run(readers: dict, pictures, tally) -> dict:
+    """Each reader's tallies (``tally(found, truth, t)``, C35's) and photos entirely right,
+    and the pictures the first reader (the candidate) reads entirely right and the second
+    (the shipped one) not, "gained", or the other way, "lost" (by their place)."""
+    keys = ("photos", "photos_right", "dice", "found", "right", "wrong_when_sure", "unsure")
+    out = {name: dict.fromkeys((*keys, "no_die"), 0) for name in readers}
+    gained, lost = [], []
+    for k, (img, truth) in enumerate(pictures):
+        right = []
+        for name, reader in readers.items():
+            t = out[name]
+            before, photos = (t["right"], t["no_die"]), t["photos_right"]
+            tally(reader.read(img), truth, t)
+            count_photo(t, truth, before)
+            right.append(t["photos_right"] > photos)
+        if right[0] and not right[1]:
+            gained.append(k)
+        if right[1] and not right[0]:
+            lost.append(k)
+    out["gained"], out["lost"] = gained, lost
+    return out
+
+
 def enlarged(data: Path, name: str, names, files: dict, clean: bool, times: int = 6):
     """The photos ``names`` of set ``name`` (labels in ``files``), despeckled when ``clean``,
     enlarged ``times`` (INTER_LINEAR), with their labels scaled."""

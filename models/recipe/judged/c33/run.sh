@@ -5,6 +5,8 @@ set -ex
 cd /work/main
 # A later run may give its own folder (A) and more train.py options (MORE): judged/c34/run.sh
 A=${A:-artifacts/c33}
+# ... and BLUR, the stage's blur option: unset, C33's; C43's run gives it empty (judged/c43/run.sh)
+if [ -z "${BLUR+set}" ]; then BLUR="--blur-faces 0.3"; fi
 D=../shared/data/dice
 # MINE, as C30's: the coarse detector as the detector, R94's float classifier, the shipped
 # card without its opinions, coarse detector and veto
@@ -21,7 +23,7 @@ json.dump(card, open('$A/mine/dice.json', 'w'), indent=1)
 .venv/bin/python models/recipe/unfold.py --data $D --model faces \
   --onnx models/recipe/float/dice-faces.onnx --out $A/r94.pt
 .venv/bin/python models/recipe/train.py --data $D --threads 2 --only faces --upright epanemu \
-  --faces-steps 4000 --rendered-share 0.5 --numerals 8 --blur-faces 0.3 --mine-with $A/mine \
+  --faces-steps 4000 --rendered-share 0.5 --numerals 8 $BLUR --mine-with $A/mine \
   --init-faces $A/r94.pt --out $A/stage --checkpoints $A/stage ${MORE:-}
 mkdir -p $A/models && cp models/*.onnx models/dice.json $A/models/
 .venv/bin/python models/recipe/quantize.py --data $D --float $A/stage/dice-faces.onnx \

@@ -15,7 +15,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent.parent))
 import judging
-from judging import count_photo, earlier_judge, verdict
+from judging import earlier_judge, verdict
 
 from companion.vision import render
 from companion.vision.evaluate import bench_numerals, despeckle, load_split
@@ -28,19 +28,20 @@ c40, c39 = c41.c40, c41.c39
 tally = c39.c37.c35.tally
 
 
+def read_before(data: Path, names: list[str]) -> set[str]:
+    """The epanemu train photos outside dev (``names``) that judges before C42 read."""
+    return (
+        c39.read_before(names)
+        | set(c39.third_photos(data))
+        | set(c40.seventh_photos(data))
+        | set(c41.second_photos(data))
+    )
+
+
 def fourth_photos(data: Path) -> list[str]:
     """The epanemu photos: every eighth from the fourth (place 3), not read before, the
     first 100."""
-    return c39.every_eighth(
-        data,
-        3,
-        lambda names: (
-            c39.read_before(names)
-            | set(c39.third_photos(data))
-            | set(c40.seventh_photos(data))
-            | set(c41.second_photos(data))
-        ),
-    )
+    return c39.every_eighth(data, 3, lambda names: read_before(data, names))
 
 
 def through_jpeg(img, quality: int):
@@ -73,24 +74,8 @@ def rendered(change, quality: int):
 
 
 def run(readers: dict, pictures) -> dict:
-    keys = ("photos", "photos_right", "dice", "found", "right", "wrong_when_sure", "unsure")
-    out = {name: dict.fromkeys((*keys, "no_die"), 0) for name in readers}
-    gained, lost = [], []
-    for k, (img, truth) in enumerate(pictures):
-        right = {}
-        for name, reader in readers.items():
-            t = out[name]
-            before = (t["right"], t["no_die"])
-            before_photos = t["photos_right"]
-            tally(reader.read(img), truth, t)
-            count_photo(t, truth, before)
-            right[name] = t["photos_right"] > before_photos
-        if right["C42"] and not right["shipped"]:
-            gained.append(k)
-        if right["shipped"] and not right["C42"]:
-            lost.append(k)
-    out["gained"], out["lost"] = gained, lost
-    return out
+    """``judging.tally_run`` with C35's tallies."""
+    return judging.tally_run(readers, pictures, tally)
 
 
 def speed(readers: dict, data: Path, rounds: int = 3) -> dict:

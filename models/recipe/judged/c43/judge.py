@@ -8,11 +8,10 @@ import sys
 from pathlib import Path
 
 import cv2
-import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent.parent))
 import judging
-from judging import count_photo, earlier_judge, verdict
+from judging import earlier_judge, verdict
 
 from companion.vision import render
 from companion.vision.evaluate import bench_numerals, despeckle, load_split
@@ -21,7 +20,7 @@ from companion.vision.reader import DiceReader, model_dir
 RULE_COMMIT = "a58451e"
 
 c42 = earlier_judge("c42")
-c41, c40, c39 = c42.c41, c42.c40, c42.c39
+c39 = c42.c39
 tally, shots = c39.c37.c35.tally, c39.shots
 
 
@@ -29,15 +28,7 @@ def sixth_photos(data: Path) -> list[str]:
     """Condition (c)'s photos: every eighth epanemu train photo outside dev from the sixth
     (place 5), not read before, the first 100."""
     return c39.every_eighth(
-        data,
-        5,
-        lambda names: (
-            c39.read_before(names)
-            | set(c39.third_photos(data))
-            | set(c40.seventh_photos(data))
-            | set(c41.second_photos(data))
-            | set(c42.fourth_photos(data))
-        ),
+        data, 5, lambda names: c42.read_before(data, names) | set(c42.fourth_photos(data))
     )
 
 
@@ -55,36 +46,13 @@ def matteop65(data: Path):
 
 
 def table_shots():
-    for seed in range(108000, 108060):
-        rng = np.random.default_rng(seed)
-        count = int(rng.integers(3, 9))
-        img, dice = render.scene(
-            rng, 480, 640, count=count, size_range=(30, 90), mess=6 if seed % 2 else 0
-        )
-        yield img, [(d.face.label, d.box) for d in dice]
+    """Condition (b)'s shots: 640x480, 3 to 8 dice of 30 to 90 px, mess 6 in every other."""
+    return shots(range(108000, 108060), 480, 640, (3, 9), (30, 90), lambda s: 6 * (s % 2))
 
 
 def run(readers: dict, pictures) -> dict:
-    """Each reader's tallies, the photos each reads entirely right, and the pictures the
-    candidate (the first reader) reads entirely right and the other not (gained), or the
-    other way (lost)."""
-    keys = ("photos", "photos_right", "dice", "found", "right", "wrong_when_sure", "unsure")
-    out = {name: dict.fromkeys((*keys, "no_die"), 0) for name in readers}
-    gained, lost = [], []
-    for k, (img, truth) in enumerate(pictures):
-        right = []
-        for name, reader in readers.items():
-            t = out[name]
-            before, photos = (t["right"], t["no_die"]), t["photos_right"]
-            tally(reader.read(img), truth, t)
-            count_photo(t, truth, before)
-            right.append(t["photos_right"] > photos)
-        if right[0] and not right[1]:
-            gained.append(k)
-        if right[1] and not right[0]:
-            lost.append(k)
-    out["gained"], out["lost"] = gained, lost
-    return out
+    """``judging.tally_run`` with C35's tallies."""
+    return judging.tally_run(readers, pictures, tally)
 
 
 def more(c, s, key, by):

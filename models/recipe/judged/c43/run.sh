@@ -1,29 +1,9 @@
 #!/bin/bash
-# C43: R94's float classifier, one stage more with R94's fifth-stage options (as C33's
-# run.sh gives them, without its blur), R94 as the teacher and --big-scenes 600, quantized;
-# the shipped models' other files and card.
+# C43: R94's float classifier, one stage more with R94's fifth-stage options (C33's run.sh
+# without its blur), R94 as the teacher and --big-scenes 600, quantized; the shipped models'
+# other files and card. (Its train.log was written by this script's first form, which held
+# C33's steps itself; the same train.py options, in another order.)
 set -ex
 cd /work/main
-A=artifacts/c43
-D=../shared/data/dice
-# MINE, as C30's and C33's: the coarse detector as the detector, R94's float classifier,
-# the shipped card without its opinions, coarse detector and veto
-mkdir -p $A/mine
-cp models/dice-coarse.onnx $A/mine/dice-detector.onnx
-cp models/recipe/float/dice-faces.onnx $A/mine/dice-faces.onnx
-.venv/bin/python -c "
-import json
-card = json.load(open('models/dice.json'))
-for key in ('second_opinion', 'coarse_detector', 'veto'):
-    card.pop(key)
-json.dump(card, open('$A/mine/dice.json', 'w'), indent=1)
-"
-.venv/bin/python models/recipe/unfold.py --data $D --model faces \
-  --onnx models/recipe/float/dice-faces.onnx --out $A/r94.pt
-.venv/bin/python models/recipe/train.py --data $D --threads 2 --only faces --upright epanemu \
-  --faces-steps 4000 --rendered-share 0.5 --numerals 8 --mine-with $A/mine \
-  --init-faces $A/r94.pt --teacher $A/r94.pt --big-scenes 600 --out $A/stage --checkpoints $A/stage
-mkdir -p $A/models && cp models/*.onnx models/dice.json $A/models/
-.venv/bin/python models/recipe/quantize.py --data $D --float $A/stage/dice-faces.onnx \
-  --out $A/models/dice-faces.onnx
-echo DONE
+A=artifacts/c43 BLUR= MORE="--teacher artifacts/c43/r94.pt --big-scenes 600" \
+  bash models/recipe/judged/c33/run.sh
