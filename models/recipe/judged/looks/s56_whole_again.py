@@ -17,11 +17,10 @@ import cv2
 
 sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(Path(__file__).parent.parent))
-from judging import passes_marked
+from judging import passes_marked, small_whole_dice
 from s56_mosaic_boxes import mosaics
 
-from companion.vision.evaluate import match
-from companion.vision.reader import SMALL, DiceReader, box_side, model_dir, neutral
+from companion.vision.reader import DiceReader, model_dir
 
 HERE = Path(__file__).parent
 spec = importlib.util.spec_from_file_location("judge_c37", HERE.parent / "c37" / "judge.py")
@@ -41,16 +40,8 @@ def main(data: Path) -> None:
     for name, pictures in sources.items():
         seen = collections.Counter()
         for img, truth in pictures():
-            origin.clear()
-            found = reader.read(img)
-            matched = {i for i, _ in match(found, truth)}
-            look = neutral(img)
-            limit = SMALL * max(img.shape[:2])
-            for i, d in enumerate(found):
-                if origin.get(id(d)) != "whole" or box_side(d.box) >= limit:
-                    continue
-                again = reader._found_again(look, d.box)
-                true = "on a labelled die" if i in matched else "on no labelled die"
+            for d, true, again in small_whole_dice(reader, origin, img, truth):
+                true = "on a labelled die" if true else "on no labelled die"
                 sure = "unsure" if d.value is None else "read"
                 seen[f"{true}, {sure}, {'found again' if again else 'not found again'}"] += 1
         print(name)
