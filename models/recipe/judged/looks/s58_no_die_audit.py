@@ -5,9 +5,13 @@ a person to judge: each box numbered in its order in the log, in red, on its sur
 sheets is ``s58_no_die_audit.txt``. Run from the repository's root:
     .venv/bin/python models/recipe/judged/looks/s58_no_die_audit.py ../shared/data/dice OUT
 (the sheets are written to OUT; they hold parts of the photos, so they are not kept here).
+
+Session 59 draws the same log's labelled dice read unsure (its "unsure N at" lines) the same
+way, for ``s59_unsure_audit.txt``, with ``unsure`` after OUT.
 """
 
 import ast
+import re
 import sys
 from pathlib import Path
 
@@ -18,12 +22,14 @@ HERE = Path(__file__).parent
 TILE = 180
 
 
-def boxes() -> list[tuple[str, tuple[int, int, int, int]]]:
-    """Each box on no labelled die in the 640 px look's log: its photo's name (the first 40
-    characters) and the box."""
+def boxes(kind: str = "no die") -> list[tuple[str, tuple[int, int, int, int]]]:
+    """Each box on no labelled die (``kind`` "no die"), or each labelled die read unsure
+    ("unsure"), in the 640 px look's log: its photo's name (the first 40 characters) and the
+    box."""
+    marker = re.compile(" no die at " if kind == "no die" else r" unsure \d at ")
     out = []
     for line in (HERE / "s58_whole_again_640.log").read_text().splitlines():
-        if " no die at " in line:
+        if marker.search(line):
             name = line.split()[1]
             out.append((name, ast.literal_eval(line.split(" at ")[1].split(" side")[0])))
     return out
@@ -43,10 +49,10 @@ def tile(img: np.ndarray, box, number: int) -> np.ndarray:
     return part
 
 
-def main(data: Path, out: Path) -> None:
+def main(data: Path, out: Path, kind: str = "no die") -> None:
     out.mkdir(parents=True, exist_ok=True)
     tiles = []
-    for number, (name, box) in enumerate(boxes()):
+    for number, (name, box) in enumerate(boxes(kind)):
         (path,) = (data / "epanemu").glob(name + "*")
         tiles.append(tile(cv2.imread(str(path)), box, number))
     while len(tiles) % 8:
@@ -57,4 +63,4 @@ def main(data: Path, out: Path) -> None:
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1]), Path(sys.argv[2]))
+    main(Path(sys.argv[1]), Path(sys.argv[2]), *sys.argv[3:4])
