@@ -1,9 +1,20 @@
-"""Session 59, a look (deciding nothing): at 640 px, why does the shipped reader miss the
+"""Session 59, a look (deciding nothing): at 640 px, where does the shipped reader lose the
 labelled dice it misses on epanemu photos already read (the dev photos and the train photos
-outside dev at places 0, 2, 4 and 6 modulo 8, despeckled, as session 58's looks)? For each
-labelled die no reported die matches: its side, the hottest detector peak (at any heat down
-to 0.05) whose centre lies in its box, and what the reader reads in the labelled box itself
-(``read_boxes``: a face, unsure, or nothing: "not a die"). Run from the repository's root:
+outside dev at places 0, 2, 4 and 6 modulo 8, despeckled, as session 58's looks)?
+
+For each labelled die no reported die matches (``evaluate.match``): its side, and the fate
+of the hottest local maximum of the detector's heat (its 3x3 peak, as ``decode`` takes
+them) whose cell lies in the inner half of the labelled box, followed through ``decode`` as
+the whole-picture pass runs it (at the card's faint threshold, the 60 hottest peaks):
+- "no peak": no local maximum there at a heat of 0.05 or more;
+- "under faint": its heat under the faint threshold;
+- "past the 60 hottest": cut by decode's ``max_dice``;
+- "same die": dropped by decode as a second peak on a hotter die already kept (its centre
+  within ``SAME_DIE`` of that die's size), with both sizes (a box's longer side);
+- "kept": decode keeps its box; then what the reader reads in that box (``_read_each``: a
+  face, unsure, or nothing, "not a die") and whether the box is among the dice reported.
+And, apart, what the reader reads in the labelled box itself (``read_boxes``). Run from the
+repository's root:
     .venv/bin/python models/recipe/judged/looks/s59_missed_640.py ../shared/data/dice
 """
 
@@ -12,19 +23,59 @@ from collections import Counter
 from pathlib import Path
 
 import cv2
+import numpy as np
 
 from companion.vision.evaluate import despeckle, load_split, match
-from companion.vision.reader import DiceReader, box_side, neutral
+from companion.vision.reader import (
+    SAME_DIE,
+    STRIDE,
+    STRIDE_COARSEST,
+    DiceReader,
+    box_side,
+    letterbox,
+    neutral,
+)
+
+MOST = 60  # decode's max_dice, as the reader calls it
 
 
-def heat_band(heat: float | None, reader: DiceReader) -> str:
-    if heat is None:
-        return "no peak"
-    if heat >= reader.detect_threshold:
-        return "strong peak"
-    if heat >= reader.faint_threshold:
-        return "faint peak"
-    return "peak under faint"
+def heat_band(heat: float, reader: DiceReader) -> str:
+    return "strong" if heat >= reader.detect_threshold else "faint"
+
+
+def peaks(reader: DiceReader, look: np.ndarray):
+    """The detector's output on ``look`` as the whole-picture pass letterboxes it, its scale,
+    and each local maximum of heat 0.05 or more, hottest first, with its fate in ``decode``
+    at the faint threshold: (cell, heat, fate, centre, size, the hotter die that took it)."""
+    boxed, scale = letterbox(look, reader.detect_size, STRIDE_COARSEST)
+    out = reader._detector.run(None, {"image": reader._detector_input(boxed[None])})[0][0]
+    heat = out[0]
+    local = (heat == cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat >= 0.05)
+    ys, xs = np.nonzero(local)
+    order = np.argsort(-heat[ys, xs])
+    kept, listed = [], []
+    taken = 0
+    for i in order:
+        y, x = int(ys[i]), int(xs[i])
+        h = float(heat[y, x])
+        cx = (x + 0.5 + out[3, y, x]) * STRIDE / scale
+        cy = (y + 0.5 + out[4, y, x]) * STRIDE / scale
+        bw, bh = (float(np.exp(out[c, y, x]) * STRIDE / scale) for c in (1, 2))
+        size = max(bw, bh)
+        if h < reader.faint_threshold:
+            listed.append(((y, x), h, "under faint", (cx, cy), (bw, bh), None))
+            continue
+        taken += 1
+        if taken > MOST:
+            listed.append(((y, x), h, "past the 60 hottest", (cx, cy), (bw, bh), None))
+            continue
+        by = [k for k in kept if np.hypot(cx - k[0], cy - k[1]) < SAME_DIE * k[2]]
+        if by:
+            listed.append(((y, x), h, "same die", (cx, cy), (bw, bh), by[0]))
+        else:
+            kept.append((cx, cy, size, h))
+            listed.append(((y, x), h, "kept", (cx, cy), (bw, bh), None))
+    return scale, listed
 
 
 def main(data: Path) -> None:
@@ -39,35 +90,62 @@ def main(data: Path) -> None:
         img = despeckle(cv2.imread(str(data / "epanemu" / name)))
         truth = [(str(v), box) for v, box in labels]
         found = reader.read(img)
-        pairs = match(found, truth)
-        matched = {j for _, j in pairs}
+        matched = {j for _, j in match(found, truth)}
         missed = [t for j, t in enumerate(truth) if j not in matched]
         if not missed:
             continue
-        peaks = reader.detect(neutral(img), threshold=0.05)
+        h, w = img.shape[:2]
+        scale, listed = peaks(reader, neutral(img))
         for value, box in missed:
-            inside = [
-                h
-                for b, h in peaks
-                if box[0] <= (b[0] + b[2]) / 2 <= box[2] and box[1] <= (b[1] + b[3]) / 2 <= box[3]
-            ]
-            heat = max(inside) if inside else None
+            cx = (box[0] + box[2]) / 2 * scale / STRIDE
+            cy = (box[1] + box[3]) / 2 * scale / STRIDE
+            qx = max(1.0, (box[2] - box[0]) * scale / STRIDE / 4)
+            qy = max(1.0, (box[3] - box[1]) * scale / STRIDE / 4)
+            inside = [p for p in listed if abs(p[0][1] + 0.5 - cx) <= qx]
+            inside = [p for p in inside if abs(p[0][0] + 0.5 - cy) <= qy]
             read = reader.read_boxes(img, [box])
-            said = "not a die" if not read else ("unsure" if read[0].value is None else "face")
-            right = bool(read) and str(read[0].value) == value
-            band = heat_band(heat, reader)
+            own = "not a die" if not read else ("unsure" if read[0].value is None else "face")
+            own_right = bool(read) and str(read[0].value) == value
+            if not inside:
+                fate, detail = "no peak", ""
+            else:
+                _, heat, fate, (px, py), (bw, bh), by = inside[0]
+                detail = f"heat {heat:.2f} size {max(bw, bh):.0f}"
+                if fate == "same die":
+                    detail += f" taken by a die of heat {by[3]:.2f} size {by[2]:.0f}"
+                    fate = f"same die, {heat_band(heat, reader)}"
+                elif fate == "kept":
+                    pbox = (
+                        int(max(0, px - bw / 2)),
+                        int(max(0, py - bh / 2)),
+                        int(min(w, px + bw / 2)),
+                        int(min(h, py + bh / 2)),
+                    )
+                    (die,) = reader._read_each(reader._faces_from(img, None), [pbox])
+                    said = "not a die" if die is None else die.face
+                    reported = any(d.box == pbox for d in found)
+                    detail += f" read {said}, {'reported' if reported else 'not reported'}"
+                    kind = "not a die" if die is None else "unsure" if die.value is None else "face"
+                    fate = (
+                        f"kept, {heat_band(heat, reader)}, read {kind}, "
+                        f"{'reported' if reported else 'not reported'}"
+                    )
+            tally[fate] += 1
+            tally[
+                "labelled box read right with confidence" if own_right else "labelled box not"
+            ] += 1
             side = box_side(box)
-            size = "under 25" if side < 25 else "25 to 40" if side < 40 else "40 up"
-            tally[(band, said, "right" if right else "-")] += 1
-            tally[("side", size)] += 1
+            tally[
+                "side " + ("under 25" if side < 25 else "25 to 40" if side < 40 else "40 up")
+            ] += 1
+            own += f" {read[0].face} {read[0].confidence:.2f}" if read else ""
             print(
-                f"{where} {name[:40]} missed {value} side {box_side(box):.0f} "
-                f"heat {'-' if heat is None else f'{heat:.2f}'} box read: {said}"
-                f"{f' {read[0].face} {read[0].confidence:.2f}' if read else ''}"
+                f"{where} {name[:40]} missed {value} side {side:.0f}: {fate} {detail}; "
+                f"labelled box read: {own}"
             )
     print(f"{len(pictures)} photos")
     for kind, n in sorted(tally.items()):
-        print(" ".join(kind), n)
+        print(kind, n)
 
 
 if __name__ == "__main__":
