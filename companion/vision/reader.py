@@ -61,7 +61,9 @@ UPRIGHT_TURN = 10.0
 # is up (session 38: the dev photos turned 180 degrees and read as "slanted" gave 29 dice of
 # 268 read wrong with confidence, against 2).
 VIEWS = ("slanted", "down")
-SAME_DIE = 0.6  # peaks closer than this share of a found die's size are that die again
+# A peak this near a die already found (a share of its size), its box mostly within that
+# die's, is that die again (``decode``).
+SAME_DIE = 0.6
 # A close-up: a die this share of the picture's longer side or more is past the sizes the
 # detector learned at its 512 px input (about 10 to 100 px there); a second, coarse pass sees
 # the picture at 160 px, where such a die is 32 px or more, inside the learned range.
@@ -356,20 +358,33 @@ def decode(
         cx = (x + 0.5 + out[3, y, x]) * STRIDE / scale
         cy = (y + 0.5 + out[4, y, x]) * STRIDE / scale
         bw, bh = np.exp(out[1, y, x]) * STRIDE / scale, np.exp(out[2, y, x]) * STRIDE / scale
-        # A second peak on a die already found (its centre well inside that die) is the
-        # same die. Dice cannot overlap, so two dice's centres are about a die apart.
-        if any(np.hypot(cx - kx, cy - ky) < SAME_DIE * ks for kx, ky, ks in kept):
+        whole = (cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2)
+        # A second peak on a die already found (its centre well inside that die, and its box
+        # mostly within that die's) is the same die. Dice on a table are about a die apart,
+        # but in a heap one die stands in front of another and their centres come closer:
+        # then most of the second box lies outside the first (C44, the model card).
+        if any(
+            np.hypot(cx - kx, cy - ky) < SAME_DIE * ks and share_within(whole, kbox) > 0.5
+            for kx, ky, ks, kbox in kept
+        ):
             continue
         box = (
-            int(max(0, cx - bw / 2)),
-            int(max(0, cy - bh / 2)),
-            int(min(w, cx + bw / 2)),
-            int(min(h, cy + bh / 2)),
+            int(max(0, whole[0])),
+            int(max(0, whole[1])),
+            int(min(w, whole[2])),
+            int(min(h, whole[3])),
         )
         if box[2] > box[0] and box[3] > box[1]:
-            kept.append((cx, cy, max(bw, bh)))
+            kept.append((cx, cy, max(bw, bh), whole))
             found.append((box, float(heat[y, x])))
     return found
+
+
+def share_within(a, b) -> float:
+    """How much of box ``a``'s area lies within box ``b`` (0 to 1)."""
+    across = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    down = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    return float(across * down / max(1e-9, (a[2] - a[0]) * (a[3] - a[1])))
 
 
 # -- reading -------------------------------------------------------------------------

@@ -22,11 +22,15 @@ from companion.vision.reader import DiceReader, model_dir
 RULE_COMMIT = "a2187aa"
 
 
-def shots(seeds, h, w, dice, sides, mess):
+def shots(seeds, h, w, dice, sizes, mess, **scene):
+    """Rendered shots, one a seed: ``dice`` (a range) dice of ``sizes`` (a range of px),
+    ``mess(seed)`` things that are not dice; ``scene``, more of render.scene's options."""
     for seed in seeds:
         rng = np.random.default_rng(seed)
         count = int(rng.integers(*dice))
-        img, found = render.scene(rng, h, w, count=count, size_range=sides, mess=mess(seed))
+        img, found = render.scene(
+            rng, h, w, count=count, size_range=sizes, mess=mess(seed), **scene
+        )
         yield img, [(d.face.label, d.box) for d in found]
 
 
