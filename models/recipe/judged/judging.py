@@ -286,3 +286,16 @@ def mosaics(data: Path, names: list[str], n: int, name: str = "epanemu"):
                 for v, b in files[fn]
             ]
         yield canvas, truth
+
+
+def looked_at_640(data: Path) -> list[tuple[str, str, list]]:
+    """The epanemu photos sessions 58's and 59's looks read at 640 px: the dev photos, then
+    the train photos outside dev at places 0, 2, 4 and 6 modulo 8 (sorted names), each as
+    (where: "dev" or "train", file name, labels)."""
+    from companion.vision.evaluate import load_split
+
+    dev = load_split(data, "dev")["epanemu"]
+    train = load_split(data, "train")["epanemu"]
+    names = sorted(train)
+    pictures = [("dev", n, dev[n]) for n in sorted(dev)]
+    return pictures + [("train", n, train[n]) for k, n in enumerate(names) if k % 2 == 0]

@@ -25,7 +25,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from companion.vision.evaluate import despeckle, load_split, match
+sys.path.insert(0, str(Path(__file__).parent.parent))
+from judging import looked_at_640
+
+from companion.vision.evaluate import despeckle, match
 from companion.vision.reader import (
     SAME_DIE,
     STRIDE,
@@ -80,11 +83,7 @@ def peaks(reader: DiceReader, look: np.ndarray):
 
 def main(data: Path) -> None:
     reader = DiceReader()
-    dev = load_split(data, "dev")["epanemu"]
-    train = load_split(data, "train")["epanemu"]
-    names = sorted(train)
-    pictures = [("dev", n, dev[n]) for n in sorted(dev)]
-    pictures += [("train", n, train[n]) for k, n in enumerate(names) if k % 2 == 0]
+    pictures = looked_at_640(data)
     tally: Counter = Counter()
     for where, name, labels in pictures:
         img = despeckle(cv2.imread(str(data / "epanemu" / name)))

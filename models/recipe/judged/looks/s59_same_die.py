@@ -17,7 +17,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from companion.vision.evaluate import despeckle, load_split
+sys.path.insert(0, str(Path(__file__).parent.parent))
+from judging import looked_at_640
+
+from companion.vision.evaluate import despeckle
 from companion.vision.reader import (
     SAME_DIE,
     STRIDE,
@@ -50,11 +53,7 @@ def labelled(truth: list, x: float, y: float) -> int | None:
 
 def main(data: Path) -> None:
     reader = DiceReader()
-    dev = load_split(data, "dev")["epanemu"]
-    train = load_split(data, "train")["epanemu"]
-    names = sorted(train)
-    pictures = [(n, dev[n]) for n in sorted(dev)]
-    pictures += [(n, train[n]) for k, n in enumerate(names) if k % 2 == 0]
+    pictures = [(n, labels) for _, n, labels in looked_at_640(data)]
     shares: dict[str, list[float]] = {}
     for name, labels in pictures:
         img = despeckle(cv2.imread(str(data / "epanemu" / name)))
