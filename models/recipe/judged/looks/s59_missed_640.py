@@ -10,7 +10,9 @@ the whole-picture pass runs it (at the card's faint threshold, the 60 hottest pe
 - "under faint": its heat under the faint threshold;
 - "past the 60 hottest": cut by decode's ``max_dice``;
 - "same die": dropped by decode as a second peak on a hotter die already kept (its centre
-  within ``SAME_DIE`` of that die's size), with both sizes (a box's longer side);
+  within ``SAME_DIE`` of that die's size), with both sizes (a box's longer side). This is
+  decode as it was before C44, which this look led to: run after C44, the reader misses
+  fewer dice, but the look still follows their peaks through the old rule (``peaks``);
 - "kept": decode keeps its box; then what the reader reads in that box (``_read_each``: a
   face, unsure, or nothing, "not a die") and whether the box is among the dice reported.
 And, apart, what the reader reads in the labelled box itself (``read_boxes``). Run from the
