@@ -299,3 +299,24 @@ def looked_at_640(data: Path) -> list[tuple[str, str, list]]:
     names = sorted(train)
     pictures = [("dev", n, dev[n]) for n in sorted(dev)]
     return pictures + [("train", n, train[n]) for k, n in enumerate(names) if k % 2 == 0]
+
+
+def more(c: dict, s: dict, key: str, by: int) -> tuple[str, bool]:
+    """A rule's check on ``tally_run`` tallies: the candidate's ``c[key]`` is at least the
+    shipped reader's ``s[key]`` plus ``by``."""
+    return (f"{key} {c[key]} >= {s[key]} {by:+}", c[key] >= s[key] + by)
+
+
+def at_most(c: dict, s: dict, key: str, by: int) -> tuple[str, bool]:
+    """A rule's check: the candidate's ``c[key]`` is at most the shipped reader's plus ``by``."""
+    return (f"{key} {c[key]} <= {s[key]} {by:+}", c[key] <= s[key] + by)
+
+
+def epanemu_train(data: Path, names: list[str]):
+    """The epanemu train photos ``names``, despeckled, as they are, with their labels."""
+    from companion.vision.evaluate import load_split
+
+    files = load_split(data, "train")["epanemu"]
+    for name in names:
+        img = despeckle(cv2.imread(str(data / "epanemu" / name)))
+        yield img, [(str(v), box) for v, box in files[name]]

@@ -11,10 +11,10 @@ import cv2
 
 sys.path.insert(0, str(Path(__file__).parent.parent))
 import judging
-from judging import earlier_judge, verdict
+from judging import at_most, earlier_judge, more, verdict
 
 from companion.vision import render
-from companion.vision.evaluate import bench_numerals, despeckle, load_split
+from companion.vision.evaluate import bench_numerals, load_split
 from companion.vision.reader import DiceReader, model_dir
 
 RULE_COMMIT = "a58451e"
@@ -33,10 +33,7 @@ def sixth_photos(data: Path) -> list[str]:
 
 
 def epanemu(data: Path):
-    files = load_split(data, "train")["epanemu"]
-    for name in sixth_photos(data):
-        img = despeckle(cv2.imread(str(data / "epanemu" / name)))
-        yield img, [(str(v), box) for v, box in files[name]]
+    return judging.epanemu_train(data, sixth_photos(data))
 
 
 def matteop65(data: Path):
@@ -53,14 +50,6 @@ def table_shots():
 def run(readers: dict, pictures) -> dict:
     """``judging.tally_run`` with C35's tallies."""
     return judging.tally_run(readers, pictures, tally)
-
-
-def more(c, s, key, by):
-    return (f"{key} {c[key]} >= {s[key]} {by:+}", c[key] >= s[key] + by)
-
-
-def at_most(c, s, key, by):
-    return (f"{key} {c[key]} <= {s[key]} {by:+}", c[key] <= s[key] + by)
 
 
 def main(data: Path, models: Path) -> None:

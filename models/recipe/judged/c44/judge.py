@@ -11,9 +11,9 @@ import cv2
 
 sys.path.insert(0, str(Path(__file__).parent.parent))
 import judging
-from judging import earlier_judge, verdict
+from judging import at_most, earlier_judge, more, verdict
 
-from companion.vision.evaluate import despeckle, load_split
+from companion.vision.evaluate import load_split
 from companion.vision.reader import DiceReader, model_dir
 
 RULE_COMMIT = "90e4664"
@@ -38,10 +38,7 @@ def eighth_photos(data: Path) -> list[str]:
 
 
 def epanemu(data: Path):
-    files = load_split(data, "train")["epanemu"]
-    for name in eighth_photos(data):
-        img = despeckle(cv2.imread(str(data / "epanemu" / name)))
-        yield img, [(str(v), box) for v, box in files[name]]
+    return judging.epanemu_train(data, eighth_photos(data))
 
 
 def side_shots():
@@ -64,14 +61,6 @@ def dev(data: Path):
 def net(o: dict, least: int):
     gained, lost = len(o["gained"]), len(o["lost"])
     return (f"net {gained} - {lost} >= {least}", gained - lost >= least)
-
-
-def more(c, s, key, by):
-    return (f"{key} {c[key]} >= {s[key]} {by:+}", c[key] >= s[key] + by)
-
-
-def at_most(c, s, key, by):
-    return (f"{key} {c[key]} <= {s[key]} {by:+}", c[key] <= s[key] + by)
 
 
 def main(data: Path) -> None:
