@@ -52,7 +52,7 @@ def test_a_second_peak_whose_box_lies_mostly_outside_the_found_die_is_another_di
     # Dice in a heap: one stands in front of another, and the centres come closer than
     # SAME_DIE of a die's size (2.8 cells of a 5-cell die, where 0.6 is 3 cells). The second
     # box lies mostly outside the first (2.2 of its 5 cells across within it): another die.
-    # (Until C44 it was taken for the same die, and 35 of the 97 labelled dice the reader
+    # (Until C44 it was taken for the same die, and 39 of the 97 labelled dice the reader
     # missed on 481 epanemu photos were lost so; the model card, session 59.)
     out = heat_map([(10, 10, 0.9), (10, 13, 0.8)])
     out[3, 10, 13] = -0.2  # the second centre 2.8 cells to the right of the first

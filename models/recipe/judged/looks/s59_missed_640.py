@@ -15,8 +15,8 @@ the whole-picture pass runs it (at the card's faint threshold, the 60 hottest pe
   fewer dice, but the look still follows their peaks through the old rule (``peaks``);
 - "kept": decode keeps its box; then what the reader reads in that box (``_read_each``: a
   face, unsure, or nothing, "not a die") and whether the box is among the dice reported.
-And, apart, what the reader reads in the labelled box itself (``read_boxes``). Run from the
-repository's root:
+And, apart, what the reader reads in the labelled box itself (``read_boxes``). The log was
+written by the reader before C44 (reader.py at 90e4664). Run from the repository's root:
     .venv/bin/python models/recipe/judged/looks/s59_missed_640.py ../shared/data/dice
 """
 
@@ -51,17 +51,24 @@ def heat_band(heat: float, reader: DiceReader) -> str:
 def peaks(reader: DiceReader, look: np.ndarray):
     """The detector's output on ``look`` as the whole-picture pass letterboxes it, its scale,
     and each local maximum of heat 0.05 or more, hottest first, with its fate in ``decode``
-    at the faint threshold: (cell, heat, fate, centre, size, the hotter die that took it)."""
+    at the faint threshold: (cell, heat, fate, centre, (width, height), the hotter die that
+    took it: its centre, size, heat and box)."""
     boxed, scale = letterbox(look, reader.detect_size, STRIDE_COARSEST)
     out = reader._detector.run(None, {"image": reader._detector_input(boxed[None])})[0][0]
     heat = out[0]
-    local = (heat == cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat >= 0.05)
-    ys, xs = np.nonzero(local)
-    order = np.argsort(-heat[ys, xs])
+    local = heat == cv2.dilate(heat, np.ones((3, 3), np.uint8))
+    # In decode's order: the peaks at the faint threshold or over, hottest first (the 8-bit
+    # detector's heat has ties, and their order is argsort's over these peaks alone), then
+    # the weaker ones down to 0.05.
+    faint = local & (heat >= reader.faint_threshold)
+    weak = local & (heat >= 0.05) & ~faint
+    ys, xs = np.nonzero(faint)
+    wys, wxs = np.nonzero(weak)
+    order = [(ys[i], xs[i]) for i in np.argsort(-heat[ys, xs])]
+    order += [(wys[i], wxs[i]) for i in np.argsort(-heat[wys, wxs])]
     kept, listed = [], []
     taken = 0
-    for i in order:
-        y, x = int(ys[i]), int(xs[i])
+    for y, x in order:
         h = float(heat[y, x])
         cx = (x + 0.5 + out[3, y, x]) * STRIDE / scale
         cy = (y + 0.5 + out[4, y, x]) * STRIDE / scale
@@ -78,7 +85,7 @@ def peaks(reader: DiceReader, look: np.ndarray):
         if by:
             listed.append(((y, x), h, "same die", (cx, cy), (bw, bh), by[0]))
         else:
-            kept.append((cx, cy, size, h))
+            kept.append((cx, cy, size, h, (cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2)))
             listed.append(((y, x), h, "kept", (cx, cy), (bw, bh), None))
     return scale, listed
 
