@@ -346,14 +346,21 @@ def _face_disc(size: int) -> np.ndarray:
 def decode(
     out: np.ndarray, threshold: float, scale: float, shape: tuple[int, int], max_dice: int = 60
 ) -> list[tuple[tuple[int, int, int, int], float]]:
-    """Detector output (5, H, W): peaks above ``threshold`` as boxes in original pixels."""
+    """Detector output (5, H, W): peaks above ``threshold`` as boxes in original pixels,
+    hottest first, at most ``max_dice`` of them.
+
+    ``max_dice`` counts the dice kept, not the peaks looked at: a second peak on a die
+    already kept uses up no place, so a crowded table, with more peaks than dice, keeps
+    its cooler dice (C45, the model card)."""
     heat = out[0]
     peaks = (heat == cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat >= threshold)
     ys, xs = np.nonzero(peaks)
-    order = np.argsort(-heat[ys, xs])[:max_dice]
+    order = np.argsort(-heat[ys, xs])
     h, w = shape
     found, kept = [], []
     for i in order:
+        if len(found) == max_dice:
+            break
         y, x = ys[i], xs[i]
         cx = (x + 0.5 + out[3, y, x]) * STRIDE / scale
         cy = (y + 0.5 + out[4, y, x]) * STRIDE / scale

@@ -65,6 +65,21 @@ def test_a_second_peak_whose_box_lies_mostly_outside_the_found_die_is_another_di
     assert len(decode(out, 0.35, scale=1.0, shape=(256, 256))) == 2
 
 
+def test_a_crowded_table_keeps_its_cooler_dice_past_sixty_peaks():
+    # 50 dice on a 10 x 5 grid, 6 cells apart, each with a second peak two cells from its
+    # centre (the same die): 100 peaks, 50 dice. Every die is kept, one box each, the hottest
+    # first. (Until C45 the 60 hottest peaks were looked at and the dice among them kept:
+    # 30 of these 50.)
+    dice = [(4 + 6 * r, 4 + 6 * c, 0.9 - 0.01 * (10 * r + c)) for r in range(5) for c in range(10)]
+    out = heat_map([*dice, *((y, x + 2, h - 0.001) for y, x, h in dice)])
+    found = decode(out, 0.35, scale=1.0, shape=(512, 512))
+    assert sorted(centres(found)) == sorted((x, y) for y, x, _ in dice)
+    assert [h for _, h in found] == sorted((h for _, h in found), reverse=True)
+    # Still at most max_dice dice, the hottest.
+    few = decode(out, 0.35, scale=1.0, shape=(512, 512), max_dice=7)
+    assert centres(few) == [(x, y) for y, x, _ in dice[:7]]
+
+
 def test_a_small_peak_inside_a_big_die_is_that_die():
     # A pip of a big die (its box a fifth of the die's, 3 cells from the die's centre, well
     # within its box) is not a die of its own, however hot.
