@@ -289,6 +289,33 @@ def test_a_tap_while_the_device_is_away_says_what_to_do(server, page):
     page.wait_for_selector("#error:has-text('Cannot reach the device')")
 
 
+def test_a_tap_just_after_claiming_a_seat_is_taken(server, page):
+    # Claiming a seat fetches the game again, and the stream's news of the seat fetches it
+    # too; the page showed the seat from the first answer while the claim still held the
+    # page's one request for the other, so a first tap then was let go without a word.
+    page.goto(f"{server.url}/play/{server.game_id}")
+    page.fill("#name", "Ann")
+    claimed, fetches, late = [], [], []
+
+    def second_late(route):  # the second fetch of the game after the claim answers late
+        if claimed:
+            fetches.append(route)
+        (late.append if len(fetches) == 2 else lambda r: r.continue_())(route)
+
+    page.route("**/seats/*", lambda route: (claimed.append(route), route.continue_()))
+    page.route(f"**/api/games/{server.game_id}", second_late)
+    page.get_by_role("button", name="Seat 1 — free").click()
+    page.wait_for_selector("#play:not([hidden])")
+    held = []
+    page.route("**/undo", lambda route: held.append(route))
+    undo(page)
+    page.wait_for_timeout(500)
+    for route in late:
+        route.continue_()
+    page.wait_for_timeout(500)
+    assert (len(fetches), len(held)) == (2, 1)  # both fetches made, and the tap sent
+
+
 def test_a_tap_the_device_never_answers_is_let_go_after_10_s(server, page):
     # A Wi-Fi gone half-way leaves a request unanswered; the page held it, and with it every
     # tap after it (one request at a time), for as long as the browser waited.

@@ -31,7 +31,9 @@
           const res = await api(`/api/games/${gameId}/seats/${s.seat}`, { method: "POST", body: { name: $("name").value.trim() } });
           me = { seat: res.seat, token: res.token, name: res.name };
           localStorage.setItem(KEY, JSON.stringify(me));
-          await refresh(); // the game as it is now, the seat taken (not waiting on the stream)
+          // the game as it is now, the seat taken (not waiting on the stream); not awaited:
+          // the page's one request is the claim, and a tap once the seat shows must be taken
+          refresh();
         } catch (e) { $("claim-error").textContent = e.code === "auth/pin" ? `${s.name} already sits there (the host can hand the seat over with the PIN).` : e.message; }
       }),
     }, s.name ? `Seat ${s.seat + 1}: ${s.name}` : `Seat ${s.seat + 1} — free`)));
