@@ -356,25 +356,27 @@ def decode(
     peaks = (heat == cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat >= threshold)
     ys, xs = np.nonzero(peaks)
     order = np.argsort(-heat[ys, xs])
+    ys, xs = ys[order], xs[order]
+    # every peak's box at once (a crowded or noisy picture has hundreds of peaks)
+    cxs = (xs + 0.5 + out[3, ys, xs]) * STRIDE / scale
+    cys = (ys + 0.5 + out[4, ys, xs]) * STRIDE / scale
+    bws, bhs = np.exp(out[1, ys, xs]) * STRIDE / scale, np.exp(out[2, ys, xs]) * STRIDE / scale
+    wholes = np.stack([cxs - bws / 2, cys - bhs / 2, cxs + bws / 2, cys + bhs / 2], axis=1)
+    reach = SAME_DIE * np.maximum(bws, bhs)  # how near a second peak on a die comes
     h, w = shape
-    found, kept = [], []
-    for i in order:
+    found = []
+    # A second peak on a die already found (its centre well inside that die, and its box
+    # mostly within that die's) is the same die. Dice on a table are about a die apart, but
+    # in a heap one die stands in front of another and their centres come closer: then most
+    # of the second box lies outside the first (C44, the model card). Each die kept marks
+    # the cooler peaks on it at once.
+    same = np.zeros(len(order), bool)
+    for i in range(len(order)):
         if len(found) == max_dice:
             break
-        y, x = ys[i], xs[i]
-        cx = (x + 0.5 + out[3, y, x]) * STRIDE / scale
-        cy = (y + 0.5 + out[4, y, x]) * STRIDE / scale
-        bw, bh = np.exp(out[1, y, x]) * STRIDE / scale, np.exp(out[2, y, x]) * STRIDE / scale
-        whole = (cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2)
-        # A second peak on a die already found (its centre well inside that die, and its box
-        # mostly within that die's) is the same die. Dice on a table are about a die apart,
-        # but in a heap one die stands in front of another and their centres come closer:
-        # then most of the second box lies outside the first (C44, the model card).
-        if any(
-            np.hypot(cx - kx, cy - ky) < SAME_DIE * ks and share_within(whole, kbox) > 0.5
-            for kx, ky, ks, kbox in kept
-        ):
+        if same[i]:
             continue
+        whole = wholes[i]
         box = (
             int(max(0, whole[0])),
             int(max(0, whole[1])),
@@ -382,9 +384,19 @@ def decode(
             int(min(h, whole[3])),
         )
         if box[2] > box[0] and box[3] > box[1]:
-            kept.append((cx, cy, max(bw, bh), whole))
-            found.append((box, float(heat[y, x])))
+            found.append((box, float(heat[ys[i], xs[i]])))
+            later = slice(i + 1, None)
+            near = np.hypot(cxs[later] - cxs[i], cys[later] - cys[i]) < reach[i]
+            same[later] |= near & (within(wholes[later], whole) > 0.5)
     return found
+
+
+def within(boxes: np.ndarray, b) -> np.ndarray:
+    """``share_within(a, b)`` for each box ``a`` in ``boxes`` (N, 4)."""
+    across = np.maximum(0.0, np.minimum(boxes[:, 2], b[2]) - np.maximum(boxes[:, 0], b[0]))
+    down = np.maximum(0.0, np.minimum(boxes[:, 3], b[3]) - np.maximum(boxes[:, 1], b[1]))
+    area = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
+    return across * down / np.maximum(1e-9, area)
 
 
 def share_within(a, b) -> float:
