@@ -392,7 +392,7 @@ def decode(
 
 
 def within(boxes: np.ndarray, b) -> np.ndarray:
-    """``share_within(a, b)`` for each box ``a`` in ``boxes`` (N, 4)."""
+    """How much of each box's area in ``boxes`` (N, 4) lies within box ``b`` (0 to 1)."""
     across = np.maximum(0.0, np.minimum(boxes[:, 2], b[2]) - np.maximum(boxes[:, 0], b[0]))
     down = np.maximum(0.0, np.minimum(boxes[:, 3], b[3]) - np.maximum(boxes[:, 1], b[1]))
     area = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
@@ -401,9 +401,7 @@ def within(boxes: np.ndarray, b) -> np.ndarray:
 
 def share_within(a, b) -> float:
     """How much of box ``a``'s area lies within box ``b`` (0 to 1)."""
-    across = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    down = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    return float(across * down / max(1e-9, (a[2] - a[0]) * (a[3] - a[1])))
+    return float(within(np.asarray([a], float), b)[0])
 
 
 # -- reading -------------------------------------------------------------------------
