@@ -18,6 +18,24 @@ SHIPPED = "C24"  # the models the candidates are judged against
 JUDGED = Path(__file__).parent
 
 
+def reader_at(commit: str, name: str = "reader_c24"):
+    """companion/vision/reader.py as it was at ``commit``, as module ``name`` (the models
+    are the ones in the repository now)."""
+    import subprocess
+
+    source = subprocess.run(
+        ["git", "show", f"{commit}:companion/vision/reader.py"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    spec = importlib.util.spec_from_loader(name, loader=None)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # its dataclasses look their module up
+    exec(compile(source, f"{name}.py", "exec"), module.__dict__)
+    return module
+
+
 def earlier_judge(folder: str):
     """An earlier candidate's judge.py (``judged/<folder>/``), loaded by its path as module
     ``judge_<folder>``, once a process."""

@@ -4,9 +4,7 @@ repository's root:
     .venv/bin/python models/recipe/judged/c35/judge.py ../shared/data/dice
 """
 
-import importlib.util
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -15,7 +13,7 @@ import cv2
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent.parent))
-from judging import verdict
+from judging import reader_at, verdict
 
 from companion.vision import render
 from companion.vision.evaluate import load_split, match
@@ -26,17 +24,7 @@ RULE_COMMIT = "1cab01f"  # the rule's commit: the reader as shipped
 
 def shipped_reader(commit: str = RULE_COMMIT) -> DiceReader:
     """The reader as it was at ``commit``, the shipped models."""
-    source = subprocess.run(
-        ["git", "show", f"{commit}:companion/vision/reader.py"],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout
-    spec = importlib.util.spec_from_loader("reader_c24", loader=None)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["reader_c24"] = module  # its dataclasses look their module up
-    exec(compile(source, "reader_c24.py", "exec"), module.__dict__)
-    return module.DiceReader(model_dir(), threads=1)
+    return reader_at(commit).DiceReader(model_dir(), threads=1)
 
 
 def tally(found, truth, t: dict) -> None:

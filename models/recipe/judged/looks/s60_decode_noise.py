@@ -8,34 +8,22 @@ runs, one thread. Run from the repository's root:
     .venv/bin/python models/recipe/judged/looks/s60_decode_noise.py
 """
 
-import importlib.util
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).parent.parent))
+from judging import reader_at
 
 from companion.vision import reader
 
 
 def decode_at(commit: str):
     """`decode` of companion/vision/reader.py at ``commit``."""
-    text = subprocess.run(
-        ["git", "show", f"{commit}:companion/vision/reader.py"],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
-    path = Path(tempfile.mkdtemp()) / f"reader_{commit}.py"
-    path.write_text(text)
-    spec = importlib.util.spec_from_file_location(path.stem, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[path.stem] = module
-    spec.loader.exec_module(module)
-    return module.decode
+    return reader_at(commit, f"reader_{commit}").decode
 
 
 def main() -> None:
