@@ -399,11 +399,6 @@ def within(boxes: np.ndarray, b) -> np.ndarray:
     return across * down / np.maximum(1e-9, area)
 
 
-def share_within(a, b) -> float:
-    """How much of box ``a``'s area lies within box ``b`` (0 to 1)."""
-    return float(within(np.asarray([a], float), b)[0])
-
-
 # -- reading -------------------------------------------------------------------------
 @dataclass(frozen=True)
 class DieReading:

@@ -300,7 +300,10 @@ def test_a_tap_just_after_claiming_a_seat_is_taken(server, page):
     def second_late(route):  # the second fetch of the game after the claim answers late
         if claimed:
             fetches.append(route)
-        (late.append if len(fetches) == 2 else lambda r: r.continue_())(route)
+        if len(fetches) == 2:
+            late.append(route)
+        else:
+            route.continue_()
 
     page.route("**/seats/*", lambda route: (claimed.append(route), route.continue_()))
     page.route(f"**/api/games/{server.game_id}", second_late)

@@ -23,7 +23,7 @@ from judging import looked_at_640
 from s59_missed_640 import peaks
 
 from companion.vision.evaluate import despeckle
-from companion.vision.reader import DiceReader, neutral, share_within
+from companion.vision.reader import DiceReader, neutral, within
 
 
 def labelled(truth: list, x: float, y: float) -> int | None:
@@ -59,7 +59,7 @@ def main(data: Path) -> None:
                 else "another labelled die"
             )
             box = (cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2)
-            shares.setdefault(kind, []).append(share_within(box, kbox))
+            shares.setdefault(kind, []).append(float(within(np.asarray([box], float), kbox)[0]))
     print(f"{len(pictures)} photos; peaks dropped as the same die, by where their centre lies:")
     for kind, got in sorted(shares.items()):
         got_ = np.array(got)
