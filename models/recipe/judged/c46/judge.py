@@ -1,0 +1,113 @@
+"""C46's judge (RULE.txt): the reader with `decode` keeping up to 200 dice a pass against
+the reader as shipped (reader.py at the rule's commit, loaded from git), the same models,
+stopping at the first failure. Run from the repository's root:
+    .venv/bin/python models/recipe/judged/c46/judge.py ../shared/data/dice
+"""
+
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).parent.parent))
+import judging
+from judging import at_most, earlier_judge, more, verdict
+
+from companion.vision.reader import DiceReader, model_dir
+
+RULE_COMMIT = "4fcf8bb"
+
+c45 = earlier_judge("c45")
+c44, c39 = c45.c44, c45.c39
+tally, shots, net = c39.c37.c35.tally, c39.shots, c44.net
+
+
+class Timed:
+    """A reader that keeps the time of each of its reads (seconds)."""
+
+    def __init__(self, reader):
+        self.reader, self.times = reader, []
+
+    def read(self, img):
+        start = time.perf_counter()
+        found = self.reader.read(img)
+        self.times.append(time.perf_counter() - start)
+        return found
+
+
+def main(data: Path) -> None:
+    cv2.setNumThreads(1)
+    readers = {
+        "C46": DiceReader(model_dir(), threads=1),
+        "shipped": c39.c37.c35.shipped_reader(RULE_COMMIT),
+    }
+    crowded = {name: Timed(reader) for name, reader in readers.items()}
+    conditions = [
+        (
+            "a: rendered crowded shots, 61 to 120 dice",
+            crowded,
+            lambda: shots(
+                range(110300, 110340), 480, 640, (61, 121), (18, 32), lambda s: 6 * (s % 2)
+            ),
+            lambda c, s, o: [
+                more(c, s, "right", 200),
+                at_most(c, s, "no_die", 5),
+                at_most(c, s, "wrong_when_sure", 5),
+                net(o, 0),
+            ],
+        ),
+        (
+            "b: rendered crowded shots, 40 to 64 dice",
+            readers,
+            lambda: shots(
+                range(110340, 110380), 480, 640, (40, 65), (22, 40), lambda s: 6 * (s % 2)
+            ),
+            lambda c, s, o: [
+                more(c, s, "right", 0),
+                at_most(c, s, "no_die", 2),
+                net(o, 0),
+                at_most(c, s, "wrong_when_sure", 1),
+            ],
+        ),
+        (
+            "c: rendered phone-size shots",
+            readers,
+            lambda: shots(range(110400, 110440), 3000, 4000, (2, 7), (160, 320), lambda s: 8),
+            lambda c, s, o: [at_most(c, s, "no_die", 1), more(c, s, "right", -1)],
+        ),
+        (
+            "d: the looks' 481 epanemu photos at 640 px (read before)",
+            readers,
+            lambda: c45.looked_at(data),
+            lambda c, s, o: [
+                more(c, s, "right", 10),
+                at_most(c, s, "no_die", 3),
+                net(o, 0),
+                at_most(c, s, "wrong_when_sure", 0),
+            ],
+        ),
+        (
+            "e: dev as the benchmark reads them",
+            readers,
+            lambda: c44.dev(data),
+            lambda c, s, o: [
+                net(o, 0),
+                more(c, s, "right", 0),
+                at_most(c, s, "no_die", 1),
+                at_most(c, s, "wrong_when_sure", 0),
+            ],
+        ),
+    ]
+    for label, judged, pictures, checks in conditions:
+        out = judging.tally_run(judged, pictures(), tally)
+        if judged is crowded:  # decides nothing
+            for name, timed in crowded.items():
+                print(f"  {name}: a read {1000 * np.median(timed.times):.1f} ms (median)")
+        verdict(label, "C46", out, checks(out["C46"], out["shipped"], out))  # ends at a FAIL
+    print("(f): make test, run apart")
+
+
+if __name__ == "__main__":
+    main(Path(sys.argv[1]))
