@@ -35,6 +35,7 @@ import cv2
 import numpy as np
 
 from companion.errors import CompanionError, StorageError
+from companion.vision.settle import in_rows
 
 DETECT_SIZE = 512  # the detector's input side when training (the model fixes it)
 STRIDE = 4  # detector output cell, in input pixels
@@ -688,7 +689,7 @@ class DiceReader:
         return probs, emb / np.maximum(np.linalg.norm(emb, axis=1, keepdims=True), 1e-9)
 
     def read(self, img: np.ndarray, detail: np.ndarray | None = None) -> list[DieReading]:
-        """Every die in ``img``, left to right then top to bottom.
+        """Every die in ``img``, in rows top to bottom, each left to right.
 
         ``detail``, when given, is the same picture at a higher resolution (the Pi camera's
         main stream beside its analysis stream): the dice are found in ``img`` and their faces
@@ -1041,8 +1042,8 @@ def box_side(box) -> float:
 
 
 def reading_order(dice: list[DieReading]) -> list[DieReading]:
-    """Left to right, then top to bottom, a die's height making a row."""
-    return sorted(dice, key=lambda d: (d.box[1] // max(d.box[3] - d.box[1], 1), d.box[0]))
+    """Rows top to bottom, each left to right (``settle.in_rows``)."""
+    return [dice[i] for i in in_rows([d.box for d in dice])]
 
 
 # -- custom dice, taught in the field ------------------------------------------------

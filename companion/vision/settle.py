@@ -25,6 +25,23 @@ from dataclasses import dataclass, field
 Box = tuple[int, int, int, int]
 
 
+def in_rows(boxes: list[Box]) -> list[int]:
+    """The order to read the dice in ``boxes`` in, as indices: rows top to bottom, each
+    left to right. The highest die not yet in a row begins one, and every die whose centre
+    lies no lower than that die's bottom edge joins it, so dice side by side are one row
+    however little one stands higher. (Until session 61 a die's row was its top edge
+    divided by its own height, and of two dice side by side, one 2 px higher than the
+    other, the one on the right could be read first.)"""
+    left = sorted(range(len(boxes)), key=lambda i: (boxes[i][1] + boxes[i][3], boxes[i][0]))
+    order: list[int] = []
+    while left:
+        bottom = 2 * boxes[left[0]][3]  # centres are doubled: no halves
+        row = [i for i in left if boxes[i][1] + boxes[i][3] <= bottom]
+        order += sorted(row, key=lambda i: boxes[i][0] + boxes[i][2])
+        left = [i for i in left if boxes[i][1] + boxes[i][3] > bottom]
+    return order
+
+
 @dataclass(frozen=True)
 class Reading:
     """One die in one frame: where it is, what it shows (None if unreadable), how sure."""
@@ -50,7 +67,8 @@ class Frame:
 
 @dataclass(frozen=True)
 class Settled:
-    """The dice have stopped: ``values`` in reading order (left to right, top to bottom)."""
+    """The dice have stopped: ``values`` in reading order (``in_rows``: rows top to bottom,
+    each left to right)."""
 
     kind: str  # "roll" | "unsure" | "wrong_count"
     values: tuple[int | str | None, ...]
@@ -184,10 +202,8 @@ class Settler:
 
     def _dice(self, frames: int) -> list[_Track]:
         """The tracks found in most of the window's ``frames``, in reading order."""
-        return sorted(
-            (t for t in self._tracks if 2 * t.seen > frames),
-            key=lambda t: (t.where.centre[1] // max(t.where.size, 1), t.where.centre[0]),
-        )
+        found = [t for t in self._tracks if 2 * t.seen > frames]
+        return [found[i] for i in in_rows([t.box for t in found])]
 
     def _values(self, dice: list[_Track], frames: int) -> tuple[list, list[float]]:
         """Each die's value (None if not trusted) and how far it is trusted, over the window."""

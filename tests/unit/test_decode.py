@@ -8,9 +8,11 @@ from companion.vision.reader import (
     STRIDE,
     STRIDE_COARSEST,
     DiceReader,
+    DieReading,
     _apart,
     decode,
     letterbox,
+    reading_order,
 )
 
 CELLS = 64
@@ -135,3 +137,12 @@ def test_the_shipped_reader_gives_its_detector_the_frame_shape():
     # models/recipe/quantize.py, takes_blocks); then the coarse one at 128x160, by the
     # card's small float coarse detector.
     assert shapes == [(1, 192, 256, 12), (1, 3, 128, 160)]
+
+
+def test_dice_are_reported_row_by_row_each_row_left_to_right():
+    # Dice 40 px high side by side, their tops at 79 to 81 px: one row. Until session 61 a
+    # die's row was its top edge over its height (1 and 2), and `companion read` listed the
+    # die on the right first.
+    boxes = [(300, 79, 340, 119), (100, 81, 140, 121), (200, 80, 240, 120), (120, 150, 160, 190)]
+    dice = [DieReading(b, v, 0.9, str(v)) for b, v in zip(boxes, (3, 1, 2, 4), strict=True)]
+    assert [d.value for d in reading_order(dice)] == [1, 2, 3, 4]

@@ -2,7 +2,7 @@
 
 import tracemalloc
 
-from companion.vision.settle import Frame, Reading, Settler
+from companion.vision.settle import Frame, Reading, Settler, in_rows
 
 SPOTS = [(100, 100), (200, 100), (300, 100), (100, 200), (200, 200)]
 
@@ -108,6 +108,22 @@ def test_values_come_in_reading_order():
     s = Settler(still_frames=2)
     shuffled = tuple(reversed(dice([1, 2, 3, 4, 5])))
     assert run(s, [Frame(shuffled)] * 2)[0].values == (1, 2, 3, 4, 5)
+
+
+def test_dice_side_by_side_are_one_row_however_little_one_stands_higher():
+    # "die 2 could not be read" must point at the second die from the left. Dice 40 px
+    # high, their centres at 79 to 81 px: until session 61 a die's row was its centre over
+    # its size (1 and 2), and the die on the right was read first.
+    row = [(300, 59, 340, 99), (100, 61, 140, 101), (200, 60, 240, 100)]
+    below = [(150, 140, 190, 180), (50, 150, 90, 190)]  # a second row
+    assert in_rows([*row, *below]) == [1, 2, 0, 4, 3]
+    s = Settler(expected=3, still_frames=2)
+    read = tuple(Reading(box, v, 0.97) for box, v in zip(row, (3, 1, 2), strict=True))
+    assert run(s, [Frame(read)] * 2)[0].values == (1, 2, 3)
+    # A die whose centre lies within the highest die's height joins its row; one under its
+    # bottom edge begins the next, wherever the picture's pixel rows fall.
+    assert in_rows([(200, 0, 240, 40), (100, 18, 140, 58), (0, 21, 40, 61)]) == [1, 0, 2]
+    assert in_rows([]) == []
 
 
 # A doubtful box: the reader finds something at (400, 100) in some frames only (a die at
