@@ -250,7 +250,7 @@ def _camera_spec(args: argparse.Namespace) -> str:
     spec = args.camera or args.cfg.camera.source
     if spec == "none":
         raise CompanionError(
-            "no camera: pass --camera (pi, usb:0, video:FILE, replay:DIR@FPS) "
+            "no camera: pass --camera (pi, usb:0, /dev/video0, video:FILE, replay:DIR@FPS) "
             "or set [camera] source in the config",
             code="camera/none",
         )
@@ -404,7 +404,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-mdns", action="store_true", help="do not advertise over mDNS")
     p.add_argument(
         "--camera",
-        help="pi, usb:N, video:FILE, replay:DIR[@FPS] or none "
+        help="pi, usb:N, a webcam's device path (/dev/video0, /dev/v4l/by-id/...), "
+        "video:FILE, replay:DIR[@FPS] or none "
         "(default from config; with --demo the demo's replayed rolls)",
     )
     p.set_defaults(func=_cmd_serve, die=None)
@@ -420,7 +421,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_read, view="slanted")
 
     p = sub.add_parser("watch", help="print roll events from a live or replayed camera")
-    p.add_argument("--camera", help="pi, usb:N, video:FILE or replay:DIR[@FPS] (default: config)")
+    p.add_argument(
+        "--camera",
+        help="pi, usb:N, a webcam's device path (/dev/video0, /dev/v4l/by-id/...), video:FILE "
+        "or replay:DIR[@FPS] (default: config)",
+    )
     p.add_argument("--dice", type=_count, help="how many dice a roll has (say so when it differs)")
     p.add_argument("--frames", type=_count, help="stop after this many frames")
     p.add_argument("--die", help="a custom die taught with `companion teach` (default: config)")

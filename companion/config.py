@@ -58,7 +58,8 @@ class LogConfig:
 
 @dataclass(frozen=True)
 class CameraConfig:
-    # "pi", "usb:N", "video:FILE", "replay:DIR[@FPS]", or "none" (dice entered by hand)
+    # "pi", "usb:N", a webcam's device path ("/dev/video0", "/dev/v4l/by-id/..."),
+    # "video:FILE", "replay:DIR[@FPS]", or "none" (dice entered by hand)
     source: str = "none"
     # Where it looks from: "down" (straight down over the table, as hardware/README.md mounts
     # it) or "slanted" (from the side, its picture's top the far side of the table). The reader

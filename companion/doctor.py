@@ -65,7 +65,12 @@ def check_camera(spec: str, opener: Callable | None = None, frames: list | None 
                 "enabled, and `rpicam-hello --list-cameras`",
                 "usb": "plug the webcam in (try another USB port) and check that `ls "
                 "/dev/video*` lists it",
-            }.get(spec.partition(":")[0], "check the path in [camera] source (or --camera)"),
+                "/dev": "plug the webcam in (try another USB port) and check that `ls "
+                "/dev/v4l/by-id` lists it",
+            }.get(
+                "/dev" if spec.startswith("/dev/") else spec.partition(":")[0],
+                "check the path in [camera] source (or --camera)",
+            ),
             "camera/no-picamera2": "sudo apt install python3-picamera2, and make the virtual "
             "environment with --system-site-packages (deploy/install.sh does both)",
             "camera/broken": "run `sudo deploy/install.sh` again from the clone: it keeps the "

@@ -10,7 +10,9 @@
   size, from which the dice's faces are read (``detail``).
 
 ``open_camera(spec)`` picks one from a string: ``replay:DIR[@FPS]``,
-``video:FILE``, ``usb:N``, ``pi``; ``camera_opener(spec)`` checks the spec once and gives
+``video:FILE``, ``usb:N``, a webcam's device path (``/dev/video0``, or a link to it that
+stays the same from plug to plug: ``/dev/v4l/by-id/...``), ``pi``; ``camera_opener(spec)``
+checks the spec once and gives
 what opens that camera again and again. ``CameraSupervisor`` wraps any of them: when
 the camera is missing, busy or unplugged it reports why and keeps retrying, so the
 service runs on (and dice can still be entered by hand).
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -192,13 +195,13 @@ class CaptureCamera:
     Otherwise (``watch``) a file is read once, as fast as it decodes. A device or a stream
     gives frames at its own pace either way."""
 
-    def __init__(self, source: int | str, live: bool = False):
-        self.name = f"usb:{source}" if isinstance(source, int) else f"video:{source}"
+    def __init__(self, source: int | str, live: bool = False, name: str | None = None):
+        self.name = name or (f"usb:{source}" if isinstance(source, int) else f"video:{source}")
         quiet_opencv()
         self._cap = cv2.VideoCapture(source)
         if not self._cap.isOpened():
             self._cap.release()
-            raise CameraError(_not_opened(source), code="camera/missing")
+            raise CameraError(_not_opened(name or source), code="camera/missing")
         # a video file ends; a device or a stream that stops giving frames was cut off
         self.source = source
         self._file = isinstance(source, str) and Path(source).is_file()
@@ -350,8 +353,43 @@ class PiCamera:
             log.debug("closing the Pi camera failed", exc_info=True)
 
 
+SPECS = "pi, usb:N, a device path (/dev/video0, /dev/v4l/by-id/...), video:FILE or replay:DIR[@FPS]"
+_NODE = re.compile(r"video(\d+)")  # a V4L2 capture node's name: /dev/video2
+
+
+def device_number(path: str) -> int | None:
+    """The N of the /dev/videoN that ``path`` is, or links to now (a udev link such as
+    /dev/v4l/by-id/usb-...-video-index0 follows its webcam to whatever node it gets at each
+    plug); None when ``path`` names no video node."""
+    node = _NODE.fullmatch(Path(os.path.realpath(path)).name)
+    return None if node is None else int(node[1])
+
+
+def _not_a_video_device(path: str) -> CameraError:
+    return CameraError(
+        f"{path} is not a video device: give a webcam's /dev/videoN, or a link to one that "
+        "stays the same from plug to plug (`ls /dev/v4l/by-id` lists the webcams plugged in)",
+        code="camera/spec",
+    )
+
+
+def open_device(path: str) -> CaptureCamera:
+    """The webcam at the device path ``path``, looked up afresh at each open: after an unplug
+    a by-id link names the webcam's new node, whatever other cameras took the old one."""
+    if not os.path.exists(path):  # a by-id link is gone while its webcam is unplugged
+        raise CameraError(
+            f"no camera at {path}: is it plugged in? (`ls /dev/v4l/by-id` lists the webcams "
+            "plugged in; the device keeps retrying)",
+            code="camera/missing",
+        )
+    number = device_number(path)
+    if number is None:
+        raise _not_a_video_device(path)
+    return CaptureCamera(number, name=path)
+
+
 def open_camera(spec: str) -> Camera:
-    """A camera from its spec: replay:DIR[@FPS], video:FILE, usb:N or pi."""
+    """A camera from its spec: replay:DIR[@FPS], video:FILE, usb:N, a device path or pi."""
     return camera_opener(spec)()
 
 
@@ -397,10 +435,18 @@ def camera_opener(spec: str, live: bool = True) -> Callable[[], Camera]:
         return lambda: CaptureCamera(index)
     if kind == "pi":
         return PiCamera
-    raise CameraError(
-        f"unknown camera {spec!r}; use replay:DIR[@FPS], video:FILE, usb:N or pi",
-        code="camera/spec",
-    )
+    if spec.startswith("/dev/"):
+        # A path there now must be a video node; one not there yet is a webcam unplugged
+        # (its by-id link comes with it), retried as usb:N is.
+        if os.path.exists(spec) and device_number(spec) is None:
+            raise _not_a_video_device(spec)
+        return lambda: open_device(spec)
+    hint = ""
+    if os.path.isdir(spec):
+        hint = f" ({spec} is a folder: to replay its frames, replay:{spec})"
+    elif os.path.isfile(spec):
+        hint = f" ({spec} is a file: to play a video, video:{spec})"
+    raise CameraError(f"unknown camera {spec!r}{hint}; use {SPECS}", code="camera/spec")
 
 
 class CameraSupervisor:

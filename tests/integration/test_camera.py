@@ -18,6 +18,7 @@ from companion.vision.camera import (
     PiCamera,
     ReplayCamera,
     camera_opener,
+    device_number,
     explain,
     open_camera,
 )
@@ -119,12 +120,58 @@ def test_a_video_file_stands_in_for_a_camera_at_its_own_frame_rate(tmp_path):
         ("usb:99999999999999999999", "camera/spec", "usb camera must be a number from 0 to"),
         ("replay:@5", "camera/spec", "'replay:@5' names no folder or video to replay"),
         ("webcam", "camera/spec", "unknown camera 'webcam'"),
+        ("/dev/null", "camera/spec", "/dev/null is not a video device: give a webcam's"),
     ],
 )
 def test_bad_specs_are_named(spec, code, text):
     with pytest.raises(CameraError) as info:
         open_camera(spec)
     assert info.value.code == code and text in info.value.message
+
+
+def test_a_path_given_as_a_camera_says_how_to_replay_or_play_it(tmp_path):
+    (tmp_path / "game.mp4").write_bytes(b"")
+    for path, hint in [
+        (tmp_path, f"({tmp_path} is a folder: to replay its frames, replay:{tmp_path})"),
+        (tmp_path / "game.mp4", f"is a file: to play a video, video:{tmp_path / 'game.mp4'})"),
+    ]:
+        with pytest.raises(CameraError) as info:
+            camera_opener(str(path))
+        assert info.value.code == "camera/spec" and hint in info.value.message
+
+
+def test_a_webcam_link_is_followed_to_the_node_it_names_at_each_open(tmp_path):
+    # /dev/v4l/by-id/usb-...-video-index0 is a udev link to ../../videoN; after an unplug the
+    # webcam may come back as another N, and the link with it
+    (tmp_path / "video2").touch()
+    (tmp_path / "video7").touch()
+    (tmp_path / "null").touch()
+    by_id = tmp_path / "v4l" / "by-id"
+    by_id.mkdir(parents=True)
+    link = by_id / "usb-Acme_Webcam-video-index0"
+    link.symlink_to("../../video7")
+    assert device_number(str(link)) == 7
+    link.unlink()
+    link.symlink_to("../../video2")
+    assert device_number(str(link)) == 2
+    assert device_number(str(tmp_path / "video2")) == 2
+    link.unlink()
+    link.symlink_to("../../null")
+    assert device_number(str(link)) is None
+
+
+def test_a_webcam_path_not_there_is_a_webcam_unplugged_and_tried_again():
+    path = "/dev/v4l/by-id/usb-Acme_Webcam_0001-video-index0"
+    assert not os.path.exists(path)
+    opener = camera_opener(path)  # not a misspelt spec: the webcam may be plugged in later
+    with pytest.raises(CameraError) as info:
+        opener()
+    assert info.value.code == "camera/missing"
+    assert info.value.message.startswith(f"no camera at {path}: is it plugged in?")
+    clock = [0.0]
+    supervisor = CameraSupervisor(opener, retry_every=2.0, clock=lambda: clock[0])
+    assert supervisor.read() is None and supervisor.status == "camera/missing"
+    assert path in supervisor.problem
 
 
 def test_an_empty_folder_is_refused(tmp_path):

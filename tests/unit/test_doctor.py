@@ -45,6 +45,9 @@ def test_a_missing_camera_says_what_to_check_for_its_kind():
     assert c.level == "FAIL" and "ribbon cable" in c.fix
     c = doctor.check_camera("usb:0", opener_failing("no camera found"))
     assert c.level == "FAIL" and "plug the webcam in" in c.fix and "ribbon" not in c.fix
+    c = doctor.check_camera("/dev/v4l/by-id/usb-Acme-video-index0")  # a webcam by its link
+    assert c.level == "FAIL" and "no camera at /dev/v4l/by-id/usb-Acme" in c.detail
+    assert "plug the webcam in" in c.fix and "ls /dev/v4l/by-id" in c.fix
     c = doctor.check_camera("replay:/nowhere")  # a folder of frames has no cable
     assert c.level == "FAIL" and "no folder or video at /nowhere" in c.detail
     assert c.fix == "check the path in [camera] source (or --camera)"
