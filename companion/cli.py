@@ -264,7 +264,8 @@ def _cmd_watch(args: argparse.Namespace) -> int:
 
     spec = _camera_spec(args)
     watcher = RollWatcher(
-        CameraSupervisor(camera_opener(spec, live=False)),
+        # watch says the camera's problems itself, once each, on stderr
+        CameraSupervisor(camera_opener(spec, live=False), log_problems=False),
         _reader(args, args.view or args.cfg.camera.view),
         Settler(expected=args.dice),
     )

@@ -453,7 +453,8 @@ class CameraSupervisor:
     """Keeps a camera open: ``read()`` gives a frame, or None while it is lost.
 
     ``status`` is "ok" or the error code; ``problem`` the message for the pages.
-    Re-opening is tried at most every ``retry_every`` seconds.
+    Re-opening is tried at most every ``retry_every`` seconds. Each new problem is logged as
+    a warning, unless ``log_problems`` is false: ``companion watch`` says them itself.
     """
 
     def __init__(
@@ -461,8 +462,10 @@ class CameraSupervisor:
         opener: Callable[[], Camera],
         retry_every: float = 2.0,
         clock: Callable[[], float] = time.monotonic,
+        log_problems: bool = True,
     ):
         self._open, self.retry_every, self._clock = opener, retry_every, clock
+        self.log_problems = log_problems
         self.camera: Camera | None = None
         self.status, self.problem = "starting", ""
         self._last_try = -float("inf")
@@ -495,7 +498,7 @@ class CameraSupervisor:
         return None if self.camera is None else self.camera.detail()
 
     def _lost(self, exc: CameraError) -> None:
-        if (self.status, self.problem) != (exc.code, exc.message):
+        if self.log_problems and (self.status, self.problem) != (exc.code, exc.message):
             log.warning("camera: %s", exc.message)
         self.status, self.problem = exc.code, exc.message
 

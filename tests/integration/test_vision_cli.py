@@ -295,7 +295,7 @@ def test_watch_prints_one_event_per_roll_from_a_replayed_camera(config, rolls_fo
         assert (event["kind"] == "roll") == (len(read) == 5)
 
 
-def test_watch_reads_a_video_or_a_replay_to_its_end_and_stops(config, tmp_path, capsys):
+def test_watch_reads_a_video_or_a_replay_to_its_end_and_stops(config, tmp_path, capsys, caplog):
     # A recorded game: at its end watch used to say "stopped giving frames (unplugged?)",
     # open it again two seconds later and print its rolls once more, for ever; a folder of
     # frames started again at once.
@@ -319,6 +319,8 @@ def test_watch_reads_a_video_or_a_replay_to_its_end_and_stops(config, tmp_path, 
     out, err = capsys.readouterr()
     assert [json.loads(line)["kind"] for line in out.splitlines()] in (["roll"], ["unsure"])
     assert f"companion: the replay of {folder} has ended" in err
+    # said once, by watch: not logged as well (the same line twice on stderr)
+    assert not [r for r in caplog.records if "has ended" in r.getMessage()]
 
 
 def test_watch_gives_a_roll_left_to_confirm_again_once_a_second_look_reads_it(
