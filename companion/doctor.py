@@ -39,9 +39,13 @@ class Check:
         )
 
 
-def check_camera(spec: str, opener: Callable | None = None, frames: list | None = None) -> Check:
-    """Whether the camera gives frames; the frame it read is added to ``frames`` if given."""
-    from companion.vision.camera import CameraError, open_camera
+def check_camera(
+    spec: str, opener: Callable | None = None, frames: list | None = None, by_id: Path | None = None
+) -> Check:
+    """Whether the camera gives frames; the frame it read is added to ``frames`` if given.
+    A webcam not found is told the webcams plugged in (their links in ``by_id``, by default
+    /dev/v4l/by-id)."""
+    from companion.vision.camera import BY_ID, CameraError, open_camera, webcams
 
     if spec == "none":
         return Check(
@@ -78,6 +82,14 @@ def check_camera(spec: str, opener: Callable | None = None, frames: list | None 
             "camera/stalled": "reseat the ribbon cable at both ends, keep it short and away "
             "from the power cable, use the Pi's own power supply, then `rpicam-hello -t 10000`",
         }
+        plugged = webcams(by_id or BY_ID)
+        # (a webcam given by its own link and still missing is another fault: the generic fix)
+        webcam = spec.startswith(("usb:", "/dev/")) and spec not in plugged
+        if exc.code == "camera/missing" and plugged and webcam:
+            fix["camera/missing"] = (
+                f"webcams plugged in now: {', '.join(plugged)}; set [camera] source to one of "
+                "them (or pass --camera)"
+            )
         return Check("camera", "FAIL", exc.message, fix.get(exc.code, "check [camera] source"))
     if frames is not None:
         frames.append(frame)

@@ -355,6 +355,16 @@ class PiCamera:
 
 SPECS = "pi, usb:N, a device path (/dev/video0, /dev/v4l/by-id/...), video:FILE or replay:DIR[@FPS]"
 _NODE = re.compile(r"video(\d+)")  # a V4L2 capture node's name: /dev/video2
+BY_ID = Path("/dev/v4l/by-id")  # udev's links to the webcams plugged in, by make and serial
+
+
+def webcams(by_id: Path = BY_ID) -> list[str]:
+    """The webcams plugged in, each by its udev link to its picture (the link ending in
+    video-index0; a webcam's other nodes carry metadata), sorted; none without the folder."""
+    try:
+        return sorted(str(p) for p in by_id.iterdir() if p.name.endswith("-video-index0"))
+    except OSError:
+        return []
 
 
 def device_number(path: str) -> int | None:
