@@ -160,8 +160,15 @@ def test_a_webcam_link_is_followed_to_the_node_it_names_at_each_open(tmp_path):
     assert device_number(str(link)) is None
 
 
-def test_a_webcam_path_not_there_is_a_webcam_unplugged_and_tried_again():
-    path = "/dev/v4l/by-id/usb-Acme_Webcam_0001-video-index0"
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/dev/v4l/by-id/usb-Acme_Webcam_0001-video-index0",
+        # by USB port: a name with colons in it, which no other spec's "kind:" takes
+        "/dev/v4l/by-path/platform-xhci-hcd.0-usb-0:1:1.0-video-index0",
+    ],
+)
+def test_a_webcam_path_not_there_is_a_webcam_unplugged_and_tried_again(path):
     assert not os.path.exists(path)
     opener = camera_opener(path)  # not a misspelt spec: the webcam may be plugged in later
     with pytest.raises(CameraError) as info:
