@@ -9,11 +9,10 @@
   reads a low-resolution YUV420 analysis stream, and beside it the same view at twice the
   size, from which the dice's faces are read (``detail``).
 
-``open_camera(spec)`` picks one from a string: ``replay:DIR[@FPS]``,
-``video:FILE``, ``usb:N``, a webcam's device path (``/dev/video0``, or a link to it that
-stays the same from plug to plug: ``/dev/v4l/by-id/...``), ``pi``; ``camera_opener(spec)``
-checks the spec once and gives
-what opens that camera again and again. ``CameraSupervisor`` wraps any of them: when
+``open_camera(spec)`` picks one from a string: ``replay:DIR[@FPS]``, ``video:FILE``,
+``usb:N``, a webcam's device path (``/dev/video0``, or a link to it that stays the same
+from plug to plug: ``/dev/v4l/by-id/...``), ``pi``; ``camera_opener(spec)`` checks the spec
+once and gives what opens that camera again and again. ``CameraSupervisor`` wraps any of them: when
 the camera is missing, busy or unplugged it reports why and keeps retrying, so the
 service runs on (and dice can still be entered by hand).
 """
