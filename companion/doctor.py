@@ -90,6 +90,11 @@ def check_camera(
                 f"webcams plugged in now: {', '.join(plugged)}; set [camera] source to one of "
                 "them (or pass --camera)"
             )
+        elif exc.code == "camera/missing" and plugged and spec == "pi":  # built with a webcam?
+            fix["camera/missing"] += (
+                f"; or, to use a webcam plugged in instead, set [camera] source to "
+                f"{' or '.join(plugged)}"
+            )
         return Check("camera", "FAIL", exc.message, fix.get(exc.code, "check [camera] source"))
     if frames is not None:
         frames.append(frame)

@@ -43,21 +43,25 @@ def test_a_busy_camera_is_recognised_with_what_to_do():
 def test_a_missing_camera_says_what_to_check_for_its_kind(tmp_path):
     c = doctor.check_camera("pi", opener_failing("no camera found"))
     assert c.level == "FAIL" and "ribbon cable" in c.fix
-    c = doctor.check_camera("usb:0", opener_failing("no camera found"))
+    nowhere = tmp_path / "no-webcams"  # what this machine has plugged in is not asked
+    c = doctor.check_camera("usb:0", opener_failing("no camera found"), by_id=nowhere)
     assert c.level == "FAIL" and "plug the webcam in" in c.fix and "ribbon" not in c.fix
-    c = doctor.check_camera("/dev/v4l/by-id/usb-Acme-video-index0")  # a webcam by its link
+    c = doctor.check_camera("/dev/v4l/by-id/usb-Acme-video-index0", by_id=nowhere)  # its link
     assert c.level == "FAIL" and "no camera at /dev/v4l/by-id/usb-Acme" in c.detail
     assert "plug the webcam in" in c.fix and "ls /dev/v4l/by-id" in c.fix
-    by_id = tmp_path / "by-id"  # none plugged in: no such folder
-    c = doctor.check_camera("usb:0", opener_failing("no camera found"), by_id=by_id)
-    assert "ls /dev/video*" in c.fix
-    by_id.mkdir()  # a webcam plugged in: its picture's link, and its metadata's
+    by_id = tmp_path / "by-id"  # a webcam plugged in: its picture's link, and its metadata's
+    by_id.mkdir()
     for name in ("usb-Acme_Cam_12-video-index0", "usb-Acme_Cam_12-video-index1"):
         (by_id / name).symlink_to("../../video4")
     c = doctor.check_camera("usb:0", opener_failing("no camera found"), by_id=by_id)
     assert c.fix == (
         f"webcams plugged in now: {by_id / 'usb-Acme_Cam_12-video-index0'}; set [camera] "
         "source to one of them (or pass --camera)"
+    )
+    c = doctor.check_camera("pi", opener_failing("no camera found"), by_id=by_id)
+    assert c.fix.startswith("check the ribbon cable") and c.fix.endswith(
+        f"; or, to use a webcam plugged in instead, set [camera] source to "
+        f"{by_id / 'usb-Acme_Cam_12-video-index0'}"
     )
     c = doctor.check_camera("replay:/nowhere")  # a folder of frames has no cable
     assert c.level == "FAIL" and "no folder or video at /nowhere" in c.detail
