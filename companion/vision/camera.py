@@ -240,7 +240,8 @@ def _frame_rate(cap: cv2.VideoCapture) -> float:
 def _not_opened(source: int | str) -> str:
     """Why VideoCapture could not open ``source``: a device, a stream or a video file."""
     if isinstance(source, int) or source.startswith("/dev/"):
-        return f"no camera at {source!r}: is it plugged in, and not used by another program?"
+        where = f"usb:{source} (/dev/video{source})" if isinstance(source, int) else source
+        return f"no camera at {where}: is it plugged in, and not used by another program?"
     if "://" in source:
         return f"cannot open the stream {source}: is it reachable, and is its address right?"
     if not Path(source).exists():

@@ -152,7 +152,7 @@ def test_a_missing_usb_camera_is_said_so_with_the_pis_opencv(here):
         "from companion.vision.camera import CameraError, CaptureCamera\n"
         "try:\n    CaptureCamera(99)\nexcept CameraError as e:\n    print(e)\n"
     )
-    assert "no camera at 99: is it plugged in" in on_pi_4(code, cwd)
+    assert "no camera at usb:99 (/dev/video99): is it plugged in" in on_pi_4(code, cwd)
 
 
 def test_the_emulated_pi_4_catches_the_onnxruntime_that_dies_on_one(here):

@@ -225,7 +225,7 @@ def test_a_missing_usb_camera_prints_only_our_message():
     run = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60
     )
-    assert run.stdout.count("no camera at 99: is it plugged in") == 2, run.stdout
+    assert run.stdout.count("no camera at usb:99 (/dev/video99): is it plugged in") == 2, run.stdout
     assert "WARN" not in run.stderr, run.stderr
 
 
