@@ -82,15 +82,14 @@ def check_camera(
             "camera/stalled": "reseat the ribbon cable at both ends, keep it short and away "
             "from the power cable, use the Pi's own power supply, then `rpicam-hello -t 10000`",
         }
-        plugged = webcams(by_id or BY_ID)
+        plugged = webcams(by_id or BY_ID) if exc.code == "camera/missing" else []
         # (a webcam given by its own link and still missing is another fault: the generic fix)
-        webcam = spec.startswith(("usb:", "/dev/")) and spec not in plugged
-        if exc.code == "camera/missing" and plugged and webcam:
+        if plugged and spec.startswith(("usb:", "/dev/")) and spec not in plugged:
             fix["camera/missing"] = (
                 f"webcams plugged in now: {', '.join(plugged)}; set [camera] source to one of "
                 "them (or pass --camera)"
             )
-        elif exc.code == "camera/missing" and plugged and spec == "pi":  # built with a webcam?
+        elif plugged and spec == "pi":  # a device built with a webcam?
             fix["camera/missing"] += (
                 f"; or, to use a webcam plugged in instead, set [camera] source to "
                 f"{' or '.join(plugged)}"
