@@ -103,7 +103,7 @@ def check_camera(
 
 def check_view(view: str) -> Check:
     """Whether the reader knows the camera's ``[camera] view``, and what it means."""
-    from companion.vision.reader import VIEWS
+    from companion.vision.pictures import VIEWS
 
     if view not in VIEWS:
         return Check(
@@ -134,7 +134,7 @@ def check_light(frame) -> Check:
     import cv2
     import numpy as np
 
-    from companion.vision.reader import CAST, as_bgr, cast_levels
+    from companion.vision.pictures import CAST, as_bgr, cast_levels
 
     img = as_bgr(frame)
     fix = "light the table with a diffuse, neutral white lamp (4000 K); see hardware/README.md"
@@ -433,7 +433,7 @@ def check_clock(now: float | None = None) -> Check:
 
 
 def run(cfg: Config, camera: str | None = None) -> list[Check]:
-    from companion.vision.reader import VIEWS
+    from companion.vision.pictures import VIEWS
 
     data_dir = Path(cfg.storage.data_dir).expanduser()
     frames: list = []

@@ -64,3 +64,9 @@ class StorageError(CompanionError, OSError):
     """The event store could not be read or written."""
 
     code = "storage/failed"
+
+
+class VisionError(CompanionError):
+    """The dice reader cannot read: no models or the wrong ones, a picture it cannot take."""
+
+    code = "vision/failed"

@@ -90,8 +90,9 @@ def start_device(
 
     if camera == "none":
         return Device(hub)
+    from companion.errors import VisionError
     from companion.vision.camera import CameraError, CameraSupervisor, camera_opener
-    from companion.vision.reader import DiceReader, VisionError
+    from companion.vision.reader import DiceReader
     from companion.vision.watch import RollWatcher
 
     problem = die_problem  # standard dice would misread a taught die's symbols: read nothing

@@ -43,8 +43,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from companion.errors import VisionError
 from companion.vision import render
-from companion.vision.reader import DiceReader, DieReading, VisionError, as_bgr, model_dir
+from companion.vision.pictures import as_bgr
+from companion.vision.reader import DiceReader, DieReading, model_dir
 
 CROP_SETS = {"chase_casino": 1.0, "tomitomi3": 0.46}  # share of the crop the die fills
 

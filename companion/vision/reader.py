@@ -22,11 +22,7 @@ picture, whatever its size.
 
 from __future__ import annotations
 
-import contextlib
-import functools
 import hashlib
-import json
-import os
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -34,37 +30,42 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from companion.errors import CompanionError, StorageError
-from companion.vision.settle import in_rows
+from companion.errors import VisionError
+from companion.vision.boxes import (
+    SAME_DIE,
+    apart,
+    box_side,
+    centre_inside,
+    in_rows,
+    same_die,
+    within,
+)
+from companion.vision.card import (
+    check_crop_sides,
+    coarse_detector,
+    named_model,
+    onnx_session,
+    opinions,
+    read_card,
+    veto,
+)
+from companion.vision.custom import CustomDice, one_size
+from companion.vision.pictures import (
+    CROP_MARGIN,
+    CROP_SIZE,
+    DETECT_SIZE,
+    VIEWS,
+    as_bgr,
+    crop_die,
+    crop_looks,
+    detector_input,
+    far_side_up,
+    letterbox,
+    neutral,
+    symbol_crop,
+)
 
-DETECT_SIZE = 512  # the detector's input side when training (the model fixes it)
 STRIDE = 4  # detector output cell, in input pixels
-CROP_SIZE = 48  # the face classifier's input side
-CROP_MARGIN = 0.12  # share of the box side added around a die before it is read
-# The most a crop's linear warp shrinks a picture (about the median of the crops trained on);
-# a bigger die is first shrunk with the area filter (``crop_die``).
-MAX_SHRINK = 2.0
-TURNS = 4  # quarter turns of each crop the classifier reads (their answers are averaged)
-# How a classifier is read (dice.json "looks"): "turns", the crop in four quarter turns (a face
-# is the same face turned); or "upright", for a classifier trained to keep a picture's up (an
-# oblique photo shows a die's top face above its front face): the crop as it is and turned
-# UPRIGHT_TURN degrees either way, all three with their up kept. Never mirrored: a mirrored
-# numeral or symbol is not that face (model card, C1).
-LOOKS = ("turns", "upright")
-UPRIGHT_TURN = 10.0
-# Where the camera stood (DiceReader's ``view``), so an "upright" classifier gets each die
-# with its far side up. "slanted": a photo taken at a slant and held upright, whose top is the
-# far side everywhere (the phone photos it learned from). "down": a camera looking straight
-# down, as the device's is mounted: perspective shows each die's top face shifted away from
-# the point below the camera (the picture's centre) and a side face towards it, so a die in
-# the lower half of the frame shows its top face below its side face, and one at the left or
-# right edge sideways. Each crop is then turned so that the direction away from the centre
-# is up (session 38: the dev photos turned 180 degrees and read as "slanted" gave 29 dice of
-# 268 read wrong with confidence, against 2).
-VIEWS = ("slanted", "down")
-# A peak this near a die already found (a share of its size), its box mostly within that
-# die's, is that die again (``decode``).
-SAME_DIE = 0.6
 # A close-up: a die this share of the picture's longer side or more is past the sizes the
 # detector learned at its 512 px input (about 10 to 100 px there); a second, coarse pass sees
 # the picture at 160 px, where such a die is 32 px or more, inside the learned range.
@@ -80,13 +81,6 @@ TILE_STEP = 768  # tiles overlap by 256 px, more than a small die, so each is wh
 AGAIN = 40  # px at the detector's input a small die is found again at (``_found_again``)
 AGAIN_SIDES = (0.6, 1.6)  # the die found again: its side against the box it is checked for
 FACES_BATCH = 32  # crops a classifier run: 8 dice in four looks, 10 in three (``_run``)
-# A colour cast (``neutral``): a picture whose channels' levels differ by more than CAST
-# (99% of the train photos outside dev do not) is taken down to NEUTRAL (their median).
-CAST = 1.3
-NEUTRAL = 1.06
-CAST_WIDTH = 160
-NEAR_NEUTRAL = 0.55  # the most saturated pixel the cast is measured on
-_POWER6 = (np.arange(256) / 255.0) ** 6  # each level's sixth power (shades of grey)
 SYMBOL_EMBEDDING = "grey"  # how a taught die's symbols are embedded (``symbol_crop``)
 # The First Island's colour-dotted dice: which face value each dot colour stands for
 # (its rulebook: yellow Scavengers 1, red Builders 2, blue Scholars 3, purple
@@ -94,256 +88,12 @@ SYMBOL_EMBEDDING = "grey"  # how a taught die's symbols are embedded (``symbol_c
 DOT_VALUE = {"yellow": 1, "red": 2, "blue": 3, "purple": 4, "green": 5, "orange": 6}
 
 
-class VisionError(CompanionError):
-    code = "vision/failed"
-
-
 def model_dir() -> Path:
     """Where the shipped models are (inside the installed package)."""
     return Path(str(resources.files("companion.modelfiles")))
 
 
-# -- pictures in, tensors out (training uses these very functions) -------------------
-def as_bgr(img: np.ndarray) -> np.ndarray:
-    """``img`` as 8-bit BGR, the reader's one input: grey (one channel) and BGRA are
-    converted, and 16-bit, float (0 to 1) or other whole-number pictures are brought to 8
-    bits. A picture with no pixels, or with 2 or more than 4 channels, is a clear error."""
-    if img.ndim == 3 and img.shape[2] == 1:
-        img = img[:, :, 0]
-    if img.ndim not in (2, 3) or (img.ndim == 3 and img.shape[2] not in (3, 4)):
-        raise VisionError(
-            f"a picture of shape {img.shape} is not one the reader takes: give BGR, BGRA or "
-            "grey (height x width x 3, 4 or 1)",
-            code="vision/bad-picture",
-        )
-    if img.size == 0:
-        raise VisionError(f"an empty picture (shape {img.shape}): no pixels to read")
-    if img.dtype != np.uint8:
-        img = _eight_bit(img)
-    if img.ndim == 2:
-        return cv2.cvtColor(img, cv2.COLOR_GRAY2BGR)
-    if img.shape[2] == 4:
-        return cv2.cvtColor(img, cv2.COLOR_BGRA2BGR)
-    return img
-
-
-def _eight_bit(img: np.ndarray) -> np.ndarray:
-    """``img`` at 8 bits: 16-bit levels scaled down, floats taken as 0 to 1, booleans as
-    black and white, anything else clipped to 0..255."""
-    if img.dtype == np.uint16:
-        return (img // 257).astype(np.uint8)
-    if img.dtype == np.bool_:
-        return img.astype(np.uint8) * 255
-    if np.issubdtype(img.dtype, np.floating):
-        return np.clip(np.nan_to_num(img) * 255 + 0.5, 0, 255).astype(np.uint8)
-    return np.clip(img, 0, 255).astype(np.uint8)
-
-
-def cast_levels(img: np.ndarray) -> np.ndarray | None:
-    """The levels of ``img``'s blue, green and red (BGR), by shades of grey (the channels'
-    sixth-power means) on its near-neutral pixels, the picture shrunk to ``CAST_WIDTH``:
-    not dark, and no more saturated than ``NEAR_NEUTRAL`` (a white die under a strong warm
-    lamp is still kept; green, blue or red felt is not), so a coloured table in white
-    light is not taken for a cast. None when hardly anything is near-neutral: then a cast
-    cannot be told from the table's colour."""
-    h, w = img.shape[:2]
-    width = min(w, CAST_WIDTH)
-    small = cv2.resize(img, (width, max(1, round(h * width / w))), interpolation=cv2.INTER_LINEAR)
-    channels = cv2.split(small)
-    top = cv2.max(cv2.max(channels[0], channels[1]), channels[2]).astype(np.int16)
-    low = cv2.min(cv2.min(channels[0], channels[1]), channels[2]).astype(np.int16)
-    keep = (top >= 64) & (100 * (top - low) <= round(100 * NEAR_NEUTRAL) * top)
-    if np.count_nonzero(keep) < 0.02 * keep.size:
-        return None
-    level = np.array([_POWER6[c[keep]].mean() for c in channels]) ** (1 / 6)
-    return level.clip(1e-3)
-
-
-def neutral(img: np.ndarray) -> np.ndarray:
-    """``img`` with a strong colour cast (a warm lamp, a green fluorescent tube) taken down to
-    a normal picture's; a picture with no more cast than ``CAST`` (its ``cast_levels``
-    apart by that ratio at most, or unmeasurable) is returned untouched. Under a warm lamp
-    the detector boxes the table as dice, and under a cool one it finds fewer dice
-    (measured in the model card)."""
-    level = cast_levels(img)
-    if level is None:
-        return img
-    cast = float(level.max() / level.min())
-    if cast <= CAST:
-        return img
-    # Gains that leave the cast at NEUTRAL: the channels' levels to the power 1 - k meet.
-    k = 1 - np.log(NEUTRAL) / np.log(cast)
-    gains = (level.mean() / level) ** k
-    lut = np.clip(np.arange(256, dtype=np.float32)[:, None] * gains + 0.5, 0, 255).astype(np.uint8)
-    return cv2.merge([cv2.LUT(img[..., c], lut[:, c]) for c in range(3)])
-
-
-def letterbox(
-    img: np.ndarray, size: int = DETECT_SIZE, multiple: int | None = None
-) -> tuple[np.ndarray, float]:
-    """``img`` scaled to fit a ``size`` square (top-left, grey padding), and the scale used.
-    With ``multiple``, the padding only rounds each side up to a multiple of it: a
-    rectangle, so no time is spent on padding."""
-    h, w = img.shape[:2]
-    scale = size / max(h, w)
-    nh, nw = max(1, round(h * scale)), max(1, round(w * scale))
-    # The area filter only past 2x (640 to 512 px: 2.5 ms against 0.8). INTER_LINEAR_EXACT,
-    # unlike INTER_LINEAR, gives the same bytes on x86 and ARM (model card, C8).
-    small = cv2.resize(
-        img, (nw, nh), interpolation=cv2.INTER_AREA if scale < 0.5 else cv2.INTER_LINEAR_EXACT
-    )
-    oh, ow = (
-        (size, size)
-        if multiple is None
-        else (-(-nh // multiple) * multiple, -(-nw // multiple) * multiple)
-    )
-    if (oh, ow) == (nh, nw):
-        return small, scale
-    out = np.full((oh, ow, 3), 114, np.uint8)
-    out[:nh, :nw] = small
-    return out, scale
-
-
-def to_bytes(images: np.ndarray) -> np.ndarray:
-    """uint8 BGR images (N, H, W, 3) as a detector that takes bytes reads them: (N, 3, H, W),
-    BGR, 0..255 (its first layer does the rest: ``models/recipe/quantize.py``)."""
-    return np.ascontiguousarray(images.transpose(0, 3, 1, 2))
-
-
-def to_blocks(images: np.ndarray) -> np.ndarray:
-    """uint8 BGR images (N, H, W, 3), H and W even, as a detector that takes blocks reads them:
-    (N, H/2, W/2, 12), each 2x2 block's four pixels row by row, each pixel's B, G, R
-    (``models/recipe/quantize.py``, ``takes_blocks``)."""
-    n, h, w, _ = images.shape
-    # A row's two pixels in a block (6 bytes) are moved as one item: a third faster than
-    # moving byte by byte (a 512x512 frame: 0.42 ms against 0.64 here), the same bytes.
-    pairs = np.ascontiguousarray(images).reshape(n, h // 2, 2, w // 2, 6).view("V6")[..., 0]
-    blocks = np.ascontiguousarray(pairs.transpose(0, 1, 3, 2))
-    return blocks.view(np.uint8).reshape(n, h // 2, w // 2, 12)
-
-
-def to_tensor(images: np.ndarray) -> np.ndarray:
-    """uint8 BGR images (N, H, W, 3) to the models' float input (N, 3, H, W), RGB in 0..1."""
-    # One channel at a time straight into the output: several times faster than a
-    # transposed copy then a division (a 512x512 frame: about 0.5 ms against 4 here).
-    out = np.empty((images.shape[0], 3, *images.shape[1:3]), np.float32)
-    for c in range(3):
-        np.divide(images[..., 2 - c], np.float32(255.0), out=out[:, c], dtype=np.float32)
-    return out
-
-
-def detector_input(session) -> tuple:
-    """How a detector session takes a letterboxed frame, and its input side (a number, or a
-    name where the side is free). A detector made by quantize.py takes the frame's bytes, or
-    their 2x2 blocks (channels last); an older one (or a float one from training) RGB floats
-    in 0..1."""
-    given = session.get_inputs()[0]
-    if given.type != "tensor(uint8)":
-        return to_tensor, given.shape[2]
-    if given.shape[-1] == 12:
-        side = given.shape[1]
-        return to_blocks, side * 2 if isinstance(side, int) else side
-    return to_bytes, given.shape[2]
-
-
-def crop_die(
-    img: np.ndarray,
-    box: tuple[float, float, float, float],
-    size: int = CROP_SIZE,
-    margin: float = CROP_MARGIN,
-    shape: np.ndarray | None = None,
-) -> np.ndarray:
-    """A ``size`` square crop centred on ``box``, its side the box's longer side plus margins
-    (a big die first shrunk with the area filter: any size of picture gives the same crop).
-
-    ``shape``, a 2x2 matrix, turns or squashes the crop about its centre (training uses it).
-    """
-    x0, y0, x1, y1 = box
-    side = max(x1 - x0, y1 - y0) * (1 + 2 * margin)
-    centre = np.array([(x0 + x1) / 2, (y0 + y1) / 2])
-    a = size / max(side, 1.0) * (np.eye(2) if shape is None else shape)
-    extra = side / size / MAX_SHRINK
-    if extra > 1:
-        # A linear warp samples four pixels, so shrinking a big die by much aliases its
-        # pips and grain. The die's neighbourhood (wide enough for any turn) is first shrunk
-        # with the area filter, leaving the warp to shrink by MAX_SHRINK at most.
-        h, w = img.shape[:2]
-        reach = side  # a turned or squashed crop (training) reaches past side / 2
-        left, top = max(0, int(centre[0] - reach)), max(0, int(centre[1] - reach))
-        right, bottom = min(w, int(centre[0] + reach) + 1), min(h, int(centre[1] + reach) + 1)
-        if right - left >= 2 and bottom - top >= 2:
-            nw, nh = max(1, round((right - left) / extra)), max(1, round((bottom - top) / extra))
-            img = cv2.resize(img[top:bottom, left:right], (nw, nh), interpolation=cv2.INTER_AREA)
-            fx, fy = (right - left) / nw, (bottom - top) / nh
-            a = a @ np.diag([fx, fy])
-            # pixel centres: small pixel (i, j) is the mean around (left + (i + 0.5) fx - 0.5, ...)
-            origin = np.array([left + (fx - 1) / 2, top + (fy - 1) / 2])
-            centre = (centre - origin) / (fx, fy)
-    m = np.hstack([a, (size / 2 - a @ centre)[:, None]]).astype(np.float32)
-    return cv2.warpAffine(
-        img, m, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
-    )
-
-
-def far_side_up(view: str, shape: tuple[int, ...], box) -> np.ndarray | None:
-    """The turn (a 2x2 matrix for ``crop_die``'s ``shape``) that puts the far side of the die
-    in ``box`` up, for a picture of ``shape`` seen from ``view`` (see VIEWS); None where the
-    picture's up is already the far side."""
-    if view == "slanted":
-        return None
-    h, w = shape[:2]
-    away = np.arctan2((box[1] + box[3]) / 2 - h / 2, (box[0] + box[2]) / 2 - w / 2)
-    return turn_matrix(-np.pi / 2 - away)  # takes the direction away from the centre to up
-
-
-def turn_matrix(angle: float) -> np.ndarray:
-    """The 2x2 matrix that turns a point by ``angle`` radians (a ``crop_die`` shape)."""
-    c, s = np.cos(angle), np.sin(angle)
-    return np.array([[c, -s], [s, c]])
-
-
-def crop_looks(crops: list[np.ndarray], looks: str = "turns") -> np.ndarray:
-    """The classifier's input for ``crops``: a few looks at each (see LOOKS), look by look,
-    as one float batch (looks * len(crops), 3, side, side)."""
-    if looks == "upright":
-        side = crops[0].shape[0]
-        centre = (side / 2, side / 2)
-        turns = [cv2.getRotationMatrix2D(centre, a, 1.0) for a in (UPRIGHT_TURN, -UPRIGHT_TURN)]
-        seen = [
-            *crops,
-            *(
-                cv2.warpAffine(c, m, (side, side), borderMode=cv2.BORDER_REPLICATE)
-                for m in turns
-                for c in crops
-            ),
-        ]
-        return to_tensor(np.stack(seen))
-    batch = to_tensor(np.stack(crops))
-    return np.concatenate([np.rot90(batch, k, axes=(2, 3)) for k in range(TURNS)])
-
-
-def symbol_crop(crop: np.ndarray) -> np.ndarray:
-    """``crop`` as a taught die's symbol is compared: grey, stretched to full contrast, and
-    turned so the symbol is lighter than the die's body.
-
-    A taught die is told by the shape of its symbols; colour and which of symbol and body is
-    the lighter only add noise between two shows of one face. The body is most of the face,
-    so the face's mean leans from its median towards the symbol (a ring's hollow centre
-    would not say which is which)."""
-    g = cv2.normalize(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), None, 0, 255, cv2.NORM_MINMAX)
-    face = g[_face_disc(g.shape[0])]
-    if face.mean() < np.median(face):
-        g = 255 - g
-    return cv2.merge([g, g, g])
-
-
-@functools.lru_cache(maxsize=4)
-def _face_disc(size: int) -> np.ndarray:
-    """The pixels of a ``size`` crop that lie on the die's top face, whatever its turn."""
-    yy, xx = np.mgrid[:size, :size] - (size - 1) / 2
-    return np.hypot(xx, yy) < 0.35 * size
-
-
+# -- finding -----------------------------------------------------------------------
 def decode(
     out: np.ndarray, threshold: float, scale: float, shape: tuple[int, int], max_dice: int = 60
 ) -> list[tuple[tuple[int, int, int, int], float]]:
@@ -390,14 +140,6 @@ def decode(
             near = np.hypot(cxs[later] - cxs[i], cys[later] - cys[i]) < reach[i]
             same[later] |= near & (within(wholes[later], whole) > 0.5)
     return found
-
-
-def within(boxes: np.ndarray, b) -> np.ndarray:
-    """How much of each box's area in ``boxes`` (N, 4) lies within box ``b`` (0 to 1)."""
-    across = np.maximum(0.0, np.minimum(boxes[:, 2], b[2]) - np.maximum(boxes[:, 0], b[0]))
-    down = np.maximum(0.0, np.minimum(boxes[:, 3], b[3]) - np.maximum(boxes[:, 1], b[1]))
-    area = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
-    return across * down / np.maximum(1e-9, area)
 
 
 # -- reading -------------------------------------------------------------------------
@@ -456,19 +198,7 @@ class DiceReader:
         self.view = view
 
         models = models or model_dir()
-        missing = [
-            f
-            for f in ("dice.json", "dice-detector.onnx", "dice-faces.onnx")
-            if not (models / f).is_file()
-        ]
-        if missing:
-            raise VisionError(
-                f"no dice models in {models}: {', '.join(missing)} missing. Give a folder "
-                "holding dice.json, dice-detector.onnx and dice-faces.onnx, reinstall the "
-                "package, or run `make model` to rebuild them.",
-                code="vision/no-models",
-            )
-        card = json.loads((models / "dice.json").read_text())
+        card = read_card(models)
         self.classes: list[str] = card["classes"]
         # the side of the square crop the face classifier was trained on
         self.crop_size: int = card.get("crop_size", CROP_SIZE)
@@ -480,71 +210,31 @@ class DiceReader:
         # Margins of the second look at a die the first look left unsure (``_read_each``).
         self.second_look: tuple[float, ...] = tuple(card.get("second_look", ()))
         self.looks: str = card.get("looks", "turns")
-        if self.looks not in LOOKS:
-            raise VisionError(
-                f"{models / 'dice.json'} gives looks {self.looks!r}; this reader knows "
-                f"{' and '.join(LOOKS)}: update companion, or put back the card that came "
-                "with these models",
-                code="vision/card-mismatch",
-            )
         # Other classifiers asked in turn about a die the first leaves unsure
-        # (``_second_opinion``): the card's ``second_opinion``, one or a list.
-        opinions = card.get("second_opinion") or []
-        if isinstance(opinions, dict):
-            opinions = [opinions]
-        for opinion in opinions:
-            self._card_looks(models, "a second opinion", opinion)
+        # (``_second_opinion``).
+        asked = opinions(models, card)
         opts = ort.SessionOptions()
         opts.intra_op_num_threads = threads
         opts.inter_op_num_threads = 1
         opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
         try:
-            self._detector = ort.InferenceSession(
-                str(models / "dice-detector.onnx"), opts, providers=["CPUExecutionProvider"]
-            )
-            self._faces = ort.InferenceSession(
-                str(models / "dice-faces.onnx"), opts, providers=["CPUExecutionProvider"]
-            )
+            self._detector = onnx_session(models / "dice-detector.onnx", opts)
+            self._faces = onnx_session(models / "dice-faces.onnx", opts)
         except Exception as exc:  # onnxruntime raises its own exception types
             raise VisionError(
                 f"cannot load the dice models from {models}: {exc}. Reinstall the "
                 "package, or run `make model` to rebuild them."
             ) from exc
         self._opinions = [
-            (self._card_model(models, "a second opinion", o, o.get("file"), opts), o["looks"])
-            for o in opinions
+            (named_model(models, "a second opinion", o, o.get("file"), opts), o["looks"])
+            for o in asked
         ]
         classifiers = [("dice-faces.onnx", self._faces)]
-        classifiers += [(o["file"], s) for o, (s, _) in zip(opinions, self._opinions, strict=True)]
+        classifiers += [(o["file"], s) for o, (s, _) in zip(asked, self._opinions, strict=True)]
         # A classifier that reads again every face read with confidence, and makes it unsure
-        # where it reads another face with at least its confidence (``_vetoed``): the card's
-        # ``veto``, ``{"file": ..., "looks": ..., "confidence": ...}``.
-        self._veto = None
-        veto = card.get("veto")
-        if veto is not None:
-            confidence = veto.get("confidence") if isinstance(veto, dict) else None
-            number = isinstance(confidence, (int, float)) and not isinstance(confidence, bool)
-            if not number or not 0 < confidence <= 1:
-                raise self._card_refuses(
-                    models, "a veto", veto, "it gives no confidence between 0 and 1"
-                )
-            self._card_looks(models, "a veto", veto)
-            # A classifier the card also asks for an opinion is loaded once.
-            session = dict(classifiers).get(veto.get("file"))
-            if session is None:
-                session = self._card_model(models, "a veto", veto, veto.get("file"), opts)
-                classifiers.append((veto["file"], session))
-            self._veto = (session, veto["looks"], float(confidence))
-        for name, session in classifiers:
-            side = session.get_inputs()[0].shape[2]
-            if isinstance(side, int) and side != self.crop_size:
-                raise VisionError(
-                    f"{models / 'dice.json'} gives crop_size {self.crop_size}, but "
-                    f"{models / name} reads {side}x{side} crops: the card and the classifier "
-                    "come from different runs. Put back the dice.json that was made with this "
-                    "classifier, reinstall the package, or run `make model`.",
-                    code="vision/card-mismatch",
-                )
+        # where it reads another face with at least its confidence (``_vetoed``).
+        self._veto = veto(models, card, classifiers, opts)
+        check_crop_sides(models, self.crop_size, classifiers)
         # Which face classifier this is: a taught die's embeddings only mean something to
         # the classifier that made them.
         self.faces_id = hashlib.sha256((models / "dice-faces.onnx").read_bytes()).hexdigest()[:16]
@@ -564,53 +254,10 @@ class DiceReader:
         self.detect_size = side if isinstance(side, int) else card.get("detect_size", DETECT_SIZE)
         self.coarse_size = None if isinstance(side, int) else COARSE_SIZE
         self._free = not isinstance(side, int)
-        # A card may name a detector of its own for the coarse pass (``coarse_detector``): a
-        # smaller one finds close-ups as well at 160 px, in less time.
-        self._coarse = None
-        coarse = card.get("coarse_detector")
-        if coarse is not None:
-            session = self._card_model(models, "a coarse detector", coarse, coarse, opts)
-            feed, coarse_side = detector_input(session)
-            if isinstance(coarse_side, int):
-                raise self._card_refuses(
-                    models,
-                    "a coarse detector",
-                    coarse,
-                    f"it reads only {coarse_side}x{coarse_side} pictures; the coarse pass "
-                    "needs one exported with a free input side",
-                )
-            self._coarse = (session, feed)
+        # A card may name a detector of its own for the coarse pass.
+        self._coarse = coarse_detector(models, card, opts)
+        if self._coarse is not None:
             self.coarse_size = COARSE_SIZE
-
-    @staticmethod
-    def _card_refuses(models: Path, what: str, named, wrong: str) -> VisionError:
-        """The error for a card naming a helper model (``what``: "a second opinion", "a
-        coarse detector") that this reader cannot use, saying ``wrong``."""
-        return VisionError(
-            f"{models / 'dice.json'} names {what} {named!r}, but {wrong}: put back the "
-            "models that came with this card, or reinstall the package",
-            code="vision/card-mismatch",
-        )
-
-    @classmethod
-    def _card_looks(cls, models: Path, what: str, named) -> None:
-        """Refuses the card if its entry ``named`` for ``what`` gives no looks this reader
-        knows."""
-        if not isinstance(named, dict) or named.get("looks") not in LOOKS:
-            raise cls._card_refuses(models, what, named, f"its looks are not {' or '.join(LOOKS)}")
-
-    def _card_model(self, models: Path, what: str, named, file, opts):
-        """Loads the ONNX ``file`` in ``models`` that the card names as ``what`` (its entry
-        ``named``), or refuses the card: no such file, or one onnxruntime cannot load."""
-        import onnxruntime as ort
-
-        path = models / str(file or "")
-        if not file or not path.is_file():
-            raise self._card_refuses(models, what, named, f"there is no file {path}")
-        try:
-            return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
-        except Exception as exc:  # onnxruntime raises its own exception types
-            raise self._card_refuses(models, what, named, f"it cannot be loaded ({exc})") from exc
 
     def detect(
         self, img: np.ndarray, threshold: float | None = None, size: int | None = None
@@ -730,7 +377,7 @@ class DiceReader:
             if die is None:
                 continue
             if heat >= self.detect_threshold or (
-                die.value is not None and all(_apart(box, b) for b in strong)
+                die.value is not None and all(apart(box, b) for b in strong)
             ):
                 dice.append((die, heat))
         return dice
@@ -797,7 +444,7 @@ class DiceReader:
         kept: list[tuple] = []
         taken = [die.box for die, _ in dice]
         for box, heat in sorted(found, key=lambda f: -f[1]):
-            if not any(centre_inside(box, t) or _same(box, t) for t in taken):
+            if not any(centre_inside(box, t) or same_die(box, t) for t in taken):
                 kept.append((box, heat))
                 taken.append(box)
         read = self._read_each(img, [box for box, _ in kept])
@@ -1000,154 +647,6 @@ def _tile_starts(n: int) -> list[int]:
     return starts
 
 
-def _same(a, b) -> bool:
-    """Whether boxes ``a`` and ``b`` are one die: centres closer than SAME_DIE of the larger."""
-    return _centres_apart(a, b) < SAME_DIE
-
-
-def _centres_apart(a, b) -> float:
-    """How far apart the centres of boxes ``a`` and ``b`` are, in sides of the larger."""
-    d = np.hypot((a[0] + a[2] - b[0] - b[2]) / 2, (a[1] + a[3] - b[1] - b[3]) / 2)
-    return float(d / max(box_side(a), box_side(b), 1e-9))
-
-
-def centre_inside(a, b) -> bool:
-    """Whether the centre of box ``a`` lies inside box ``b``."""
-    cx, cy = (a[0] + a[2]) / 2, (a[1] + a[3]) / 2
-    return bool(b[0] <= cx <= b[2] and b[1] <= cy <= b[3])
-
-
-def _apart(a, b) -> bool:
-    """Whether boxes ``a`` and ``b`` are two dice: neither's centre inside the other's box.
-    Dice cannot overlap, so a second peak on a die (or on its side face) lies inside its
-    box, while a die touching it has its centre outside, often under a whole die away."""
-    return not centre_inside(a, b) and not centre_inside(b, a)
-
-
-SMALLEST = 0.5  # of the taught dice's median side; chosen on rendered teach sets
-
-
-def one_size(dice: list[DieReading]) -> list[DieReading]:
-    """Taught dice are one set, so one size: once two boxes are named as taught faces, a box
-    much smaller than they are is a token or a coin beside them, not a die."""
-    named = [box_side(d.box) for d in dice if d.value is not None]
-    if len(named) < 2:
-        return dice
-    floor = SMALLEST * float(np.median(named))
-    return [d for d in dice if box_side(d.box) >= floor]
-
-
-def box_side(box) -> float:
-    return max(box[2] - box[0], box[3] - box[1])
-
-
 def reading_order(dice: list[DieReading]) -> list[DieReading]:
-    """Rows top to bottom, each left to right (``settle.in_rows``)."""
+    """Rows top to bottom, each left to right (``boxes.in_rows``)."""
     return [dice[i] for i in in_rows([d.box for d in dice])]
-
-
-# -- custom dice, taught in the field ------------------------------------------------
-class CustomDice:
-    """Dice whose faces are symbols, known by the classifier's embedding of each show.
-
-    ``faces`` maps a face name to the mean unit embedding of its shows, ``shows`` to the
-    unit embeddings of the shows themselves. A die is the face with the nearest show, if
-    that show is within the face's ``radius`` (cosine distance; by default
-    ``max_distance``) and nearer than ``RATIO`` times the nearest show of any other face
-    (a ratio test: a die half-way between two faces is unsure, not guessed). ``model``
-    names the face classifier and the symbol embedding that made them
-    (``DiceReader.teach_id``); None for a die saved before it was kept.
-    """
-
-    RATIO = 0.7
-
-    def __init__(
-        self,
-        name: str,
-        faces: dict[str, np.ndarray],
-        max_distance: float = 0.25,
-        model: str | None = None,
-        radius: dict[str, float] | None = None,
-        shows: dict[str, np.ndarray] | None = None,
-    ):
-        self.name, self.faces, self.max_distance = name, faces, max_distance
-        self.model = model
-        self.radius = {f: (radius or {}).get(f, max_distance) for f in faces}
-        shows = shows or {}
-        self.shows = {f: np.atleast_2d(shows.get(f, faces[f])) for f in faces}
-
-    def match(self, embedding: np.ndarray) -> tuple[str, float] | None:
-        if not self.faces:
-            return None
-        names, dist = self._distances(embedding)
-        order = np.argsort(dist)
-        best = dist[order[0]]
-        second = dist[order[1]] if len(order) > 1 else 1.0
-        radius = self.radius[names[order[0]]]
-        if best > radius or best > self.RATIO * second:
-            return None
-        return names[order[0]], float(max(0.0, 1 - best / radius))
-
-    def near(self, embedding: np.ndarray) -> bool:
-        """Whether ``embedding`` is within the radius of its nearest show's face: one of
-        these dice, even when the ratio test leaves it unsure which face it shows."""
-        names, dist = self._distances(embedding)
-        i = int(np.argmin(dist))
-        return bool(dist[i] <= self.radius[names[i]])
-
-    def _distances(self, embedding: np.ndarray) -> tuple[list[str], np.ndarray]:
-        """Each face's name and the cosine distance to its nearest show."""
-        names = list(self.faces)
-        return names, np.array([float((1 - self.shows[n] @ embedding).min()) for n in names])
-
-    def save(self, path: Path) -> None:
-        """Write the die to ``path`` whole or not at all: a full disk or a killed process
-        leaves the die taught before as it was, never half a file."""
-        text = json.dumps(
-            {
-                "name": self.name,
-                "model": self.model,
-                "max_distance": self.max_distance,
-                "radius": {k: round(v, 4) for k, v in self.radius.items()},
-                "faces": {k: [round(float(x), 6) for x in v] for k, v in self.faces.items()},
-                "shows": {
-                    k: [[round(float(x), 6) for x in e] for e in v] for k, v in self.shows.items()
-                },
-            },
-            indent=1,
-        )
-        part = path.with_name(f".{path.name}.part")
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            with open(part, "w") as f:
-                f.write(text)
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(part, path)
-        except OSError as exc:
-            with contextlib.suppress(OSError):  # the folder itself may be what failed
-                part.unlink()
-            raise StorageError(
-                f"could not save the taught die to {path} ({exc.strerror}); free some space "
-                "or set [storage] data_dir to a folder the companion can write, then teach "
-                "it again"
-            ) from None
-
-    @classmethod
-    def load(cls, path: Path) -> CustomDice:
-        try:
-            data = json.loads(path.read_text())
-            faces = {k: np.asarray(v, np.float32) for k, v in data["faces"].items()}
-            return cls(
-                data["name"],
-                faces,
-                data.get("max_distance", 0.25),
-                data.get("model"),
-                data.get("radius"),
-                {k: np.asarray(v, np.float32) for k, v in data.get("shows", {}).items()},
-            )
-        except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
-            raise VisionError(
-                f"cannot read the taught die {path}: {exc}. Teach it again with "
-                "`companion teach NAME`."
-            ) from exc

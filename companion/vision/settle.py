@@ -22,24 +22,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-Box = tuple[int, int, int, int]
-
-
-def in_rows(boxes: list[Box]) -> list[int]:
-    """The order to read the dice in ``boxes`` in, as indices: rows top to bottom, each
-    left to right. The highest die not yet in a row begins one, and every die whose centre
-    lies no lower than that die's bottom edge joins it, so dice side by side are one row
-    however little one stands higher. (Until session 61 a die's row was its top edge, in
-    the reader, or its centre, in the Settler, divided by its own height, and of two dice
-    side by side, one 2 px higher than the other, the one on the right could come first.)"""
-    left = sorted(range(len(boxes)), key=lambda i: (boxes[i][1] + boxes[i][3], boxes[i][0]))
-    order: list[int] = []
-    while left:
-        bottom = 2 * boxes[left[0]][3]  # centres are doubled: no halves
-        row = [i for i in left if boxes[i][1] + boxes[i][3] <= bottom]
-        order += sorted(row, key=lambda i: boxes[i][0] + boxes[i][2])
-        left = [i for i in left if boxes[i][1] + boxes[i][3] > bottom]
-    return order
+from companion.vision.boxes import Box, in_rows
 
 
 @dataclass(frozen=True)

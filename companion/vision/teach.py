@@ -21,14 +21,12 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from companion.errors import VisionError
+from companion.vision.boxes import centre_inside
+from companion.vision.custom import CustomDice
 from companion.vision.files import PICTURES, unreadable
-from companion.vision.reader import (
-    CustomDice,
-    DiceReader,
-    VisionError,
-    as_bgr,
-    centre_inside,
-)
+from companion.vision.pictures import as_bgr
+from companion.vision.reader import DiceReader
 
 RADIUS = 0.25  # the least cosine distance a taught face accepts a new throw within
 NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")

@@ -15,7 +15,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from companion.vision import reader as R
+from companion.vision import pictures as P
 from companion.vision import render
 from companion.vision.evaluate import despeckle, is_dev
 
@@ -27,7 +27,7 @@ class Upright(np.ndarray):
     """A picture (or a crop of one) whose up is the world's up: a photo taken at a slant,
     held upright, shows a die's top face above its front face. Training keeps its dice and
     its "not a die" patches nearly upright (train.py), so the classifier can learn where the
-    top face lies; the card then says to read it with its up kept (reader.LOOKS)."""
+    top face lies; the card then says to read it with its up kept (pictures.LOOKS)."""
 
 
 def load_labels(data: Path, clean: bool = False, upright: tuple[str, ...] = ()):
@@ -124,5 +124,5 @@ def negatives(rng, img, boxes, count):
             or abs(cy - (b[1] + b[3]) / 2) > 0.6 * max(b[3] - b[1], s)
             for b in boxes
         ):
-            out.append(R.crop_die(img, cand, R.CROP_SIZE))
+            out.append(P.crop_die(img, cand, P.CROP_SIZE))
     return out

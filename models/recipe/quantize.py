@@ -20,7 +20,7 @@ the card beside --out names, ``detect_size``, or the reader's default), and made
 take the frame's bytes: its input becomes uint8 BGR (N, 3, H, W), 0..255, with the float
 conversion, the channel order and any normalisation before its first convolution folded
 into that convolution's weights (``bytes_in``). The reader then hands it the letterboxed
-frame as it is (``reader.to_bytes``): no float copy of the frame, and no layers that only
+frame as it is (``pictures.to_bytes``): no float copy of the frame, and no layers that only
 rescale it (Sub, Div and QuantizeLinear took 0.72 ms of R92's 8-bit detector at 512x512
 here; models/README.md, C1).
 
@@ -29,7 +29,7 @@ same integers faster: that convolution becomes a 2x2 one over the frame's 2x2 bl
 pixels (12 channels, "space to depth"), and the detector takes the blocks as they lie in the
 frame's memory, uint8 (N, H/2, W/2, 12): a convolution over 3 channels is slow in
 onnxruntime's integer kernels, and a channels-last input spares it two transposes
-(``reader.to_blocks``; models/README.md, C7).
+(``pictures.to_blocks``; models/README.md, C7).
 """
 
 from __future__ import annotations
@@ -50,6 +50,7 @@ from onnxruntime.quantization import (
 )
 from photos import images, is_dev, load_labels, real_dice
 
+from companion.vision import pictures as P
 from companion.vision import reader as R
 
 CALIBRATION_DICE = 2000  # real train dice (outside dev) whose crops set the ranges
@@ -65,7 +66,7 @@ class TrainCrops(CalibrationDataReader):
         data: Path,
         count: int = CALIBRATION_DICE,
         seed: int = 0,
-        size: int = R.CROP_SIZE,
+        size: int = P.CROP_SIZE,
         looks: str = "turns",
     ):
         dice, _ = real_dice(load_labels(data), dev=False)
@@ -73,8 +74,8 @@ class TrainCrops(CalibrationDataReader):
             raise SystemExit(f"no train dice under {data}: pass the folder of photo sets")
         rng = np.random.default_rng(seed)
         pick = rng.choice(len(dice), size=min(count, len(dice)), replace=False)
-        crops = [R.crop_die(dice[i][0], dice[i][1], size) for i in sorted(pick)]
-        turned = R.crop_looks(crops, looks)
+        crops = [P.crop_die(dice[i][0], dice[i][1], size) for i in sorted(pick)]
+        turned = P.crop_looks(crops, looks)
         self.batches = iter(
             [np.ascontiguousarray(turned[i : i + BATCH]) for i in range(0, len(turned), BATCH)]
         )
@@ -89,7 +90,7 @@ class TrainFrames(CalibrationDataReader):
     (colour cast taken out, letterboxed to ``size``), as floats in the byte detector's
     terms (``bytes_in``): BGR, 0..255."""
 
-    def __init__(self, data: Path, count: int = CALIBRATION_PHOTOS, size: int = R.DETECT_SIZE):
+    def __init__(self, data: Path, count: int = CALIBRATION_PHOTOS, size: int = P.DETECT_SIZE):
         sets = load_labels(data)
         names = ("epanemu", "matteop65")  # the sets of whole photos (the others are crops)
         total = sum(1 for n in names if n in sets for fn in sets[n][1] if not is_dev(fn))
@@ -99,8 +100,8 @@ class TrainFrames(CalibrationDataReader):
         frames = []
         for i, (_, img, _) in enumerate(images(sets, names, dev=False)):
             if i % step == 0 and len(frames) < count:
-                boxed, _ = R.letterbox(R.neutral(img), size, R.STRIDE_COARSEST)
-                frames.append(R.to_bytes(boxed[None]).astype(np.float32))
+                boxed, _ = P.letterbox(P.neutral(img), size, R.STRIDE_COARSEST)
+                frames.append(P.to_bytes(boxed[None]).astype(np.float32))
         self.frames = iter(frames)
 
     def get_next(self) -> dict | None:
@@ -217,7 +218,7 @@ BLOCK_TAPS = {0: (0, 1), 1: (1, 0), 2: (1, 1)}
 def takes_blocks(model) -> bool:
     """The byte-taking quantized detector ``model`` (``takes_bytes``) made to take the
     frame's 2x2 blocks, uint8 (N, H/2, W/2, 12), each block's pixels row by row and each
-    pixel's B, G, R (``reader.to_blocks``), when its first convolution is 3x3 with stride 2
+    pixel's B, G, R (``pictures.to_blocks``), when its first convolution is 3x3 with stride 2
     and padding 1: that convolution becomes a 2x2 one with stride 1 over the blocks, padded
     by one block at the top and left, its int8 weights rearranged (and zero where a block's
     pixel lies outside the 3x3), so it sums the same products. Returns whether it did."""
@@ -311,11 +312,11 @@ def quantize(source: Path, out: Path, data: Path, method: str = "minmax") -> Pat
     card = json.loads(card_path.read_text()) if card_path.exists() else {}
     if model.graph.input[0].name == "image":
         # calibrated on frames letterboxed to the side the card beside ``out`` reads them at
-        side = card.get("detect_size", R.DETECT_SIZE)
+        side = card.get("detect_size", P.DETECT_SIZE)
         return quantize_detector(model, out, data, method, side)
     # the crops' side is the float model's own input side (the recipe's --crop-size), and
     # they are seen in the looks the card beside ``out`` reads the classifier in
-    size = model.graph.input[0].type.tensor_type.shape.dim[2].dim_value or R.CROP_SIZE
+    size = model.graph.input[0].type.tensor_type.shape.dim[2].dim_value or P.CROP_SIZE
     looks = card.get("looks", "turns")
     with tempfile.TemporaryDirectory() as tmp:
         prepared = Path(tmp) / "prepared.onnx"
@@ -324,7 +325,7 @@ def quantize(source: Path, out: Path, data: Path, method: str = "minmax") -> Pat
     return out
 
 
-def quantize_detector(model, out: Path, data: Path, method: str, side: int = R.DETECT_SIZE) -> Path:
+def quantize_detector(model, out: Path, data: Path, method: str, side: int = P.DETECT_SIZE) -> Path:
     import onnx
 
     frames = TrainFrames(data, size=side)

@@ -47,12 +47,13 @@ from photos import (
 from torch import nn
 from torch.nn import functional as F
 
+from companion.vision import pictures as P
 from companion.vision import reader as R
 from companion.vision import render
 from companion.vision.evaluate import match
 
 BATCH = 64  # crops in each classifier training step
-# degrees an Upright crop is turned at most in training (the reader looks at R.UPRIGHT_TURN)
+# degrees an Upright crop is turned at most in training (the reader looks at P.UPRIGHT_TURN)
 UPRIGHT_TILT = 15.0
 # --small-dice: the crop sides (px) a real die is shrunk to before it is enlarged back to the
 # crop, as the reader's crop of a die about 10 to 23 px wide looks (small_die)
@@ -197,7 +198,7 @@ def sample_crop(rng, img, box, amount):
     """A crop of ``box`` as the reader takes it, but jittered, turned, and squashed along a
     random direction as a die seen at a slant is. A die on an ``Upright`` photo is turned at
     most UPRIGHT_TILT degrees, so its top face stays on top; never mirrored, as the reader
-    never reads a mirror image (a mirrored numeral is not that numeral: reader.LOOKS)."""
+    never reads a mirror image (a mirrored numeral is not that numeral: pictures.LOOKS)."""
     box = jitter(rng, box, amount)
     upright = isinstance(img, Upright)
     if upright:
@@ -206,9 +207,9 @@ def sample_crop(rng, img, box, amount):
         turn = rng.uniform(0, 2 * np.pi)
     phi = rng.uniform(0, np.pi)
     squash = rng.uniform(0.7, 1.0) if rng.random() < 0.4 else 1.0
-    rot = R.turn_matrix
+    rot = P.turn_matrix
     shape = rot(turn) @ rot(-phi) @ np.diag([1.0, squash]) @ rot(phi)
-    crop = R.crop_die(np.asarray(img), box, R.CROP_SIZE, shape=shape)
+    crop = P.crop_die(np.asarray(img), box, P.CROP_SIZE, shape=shape)
     return crop.view(Upright) if upright else crop
 
 
@@ -270,7 +271,7 @@ def synthetic_crops(rng, n, numerals=2, sides=0.0, fonts=None):
         )
         for d in dice:
             crops.append(
-                (R.crop_die(img, jitter(rng, d.box), R.CROP_SIZE), CLASSES.index(d.face.label))
+                (P.crop_die(img, jitter(rng, d.box), P.CROP_SIZE), CLASSES.index(d.face.label))
             )
         crops.extend((c, NOT_A_DIE) for c in negatives(rng, img, [d.box for d in dice], 2))
         # screw heads, specks, coins, tokens...: boxed as a detector might box them
@@ -278,7 +279,7 @@ def synthetic_crops(rng, n, numerals=2, sides=0.0, fonts=None):
             side = max(b[2] - b[0], b[3] - b[1], 8) * rng.uniform(1.0, 1.6)
             cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
             box = (cx - side / 2, cy - side / 2, cx + side / 2, cy + side / 2)
-            crops.append((R.crop_die(img, jitter(rng, box), R.CROP_SIZE), NOT_A_DIE))
+            crops.append((P.crop_die(img, jitter(rng, box), P.CROP_SIZE), NOT_A_DIE))
     return crops
 
 
@@ -312,14 +313,14 @@ def big_scene_crops(rng, scenes, numerals=2, fonts=None):
         )
         for d in dice:
             crops.append(
-                (R.crop_die(img, jitter(rng, d.box), R.CROP_SIZE), CLASSES.index(d.face.label))
+                (P.crop_die(img, jitter(rng, d.box), P.CROP_SIZE), CLASSES.index(d.face.label))
             )
         crops.extend((c, NOT_A_DIE) for c in negatives(rng, img, [d.box for d in dice], 2))
         for b in things:  # boxed as a detector might box them, as in ``synthetic_crops``
             side = max(b[2] - b[0], b[3] - b[1], 8) * rng.uniform(1.0, 1.6)
             cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
             box = (cx - side / 2, cy - side / 2, cx + side / 2, cy + side / 2)
-            crops.append((R.crop_die(img, jitter(rng, box), R.CROP_SIZE), NOT_A_DIE))
+            crops.append((P.crop_die(img, jitter(rng, box), P.CROP_SIZE), NOT_A_DIE))
     return crops
 
 
@@ -329,7 +330,7 @@ def small_die(rng, crop):
     a small die's few pixels)."""
     side = int(rng.integers(SMALL_SIDES[0], SMALL_SIDES[1] + 1))
     c = cv2.resize(np.asarray(crop), (side, side), interpolation=cv2.INTER_AREA)
-    c = cv2.resize(c, (R.CROP_SIZE, R.CROP_SIZE), interpolation=cv2.INTER_LINEAR)
+    c = cv2.resize(c, (P.CROP_SIZE, P.CROP_SIZE), interpolation=cv2.INTER_LINEAR)
     return c.view(Upright) if isinstance(crop, Upright) else c
 
 
@@ -342,8 +343,8 @@ def augment_crop(rng, crop):
         if isinstance(crop, Upright)
         else rng.uniform(0, 360)
     )
-    m = cv2.getRotationMatrix2D((R.CROP_SIZE / 2, R.CROP_SIZE / 2), ang, rng.uniform(0.9, 1.1))
-    c = cv2.warpAffine(c, m, (R.CROP_SIZE, R.CROP_SIZE), borderMode=cv2.BORDER_REFLECT)
+    m = cv2.getRotationMatrix2D((P.CROP_SIZE / 2, P.CROP_SIZE / 2), ang, rng.uniform(0.9, 1.1))
+    c = cv2.warpAffine(c, m, (P.CROP_SIZE, P.CROP_SIZE), borderMode=cv2.BORDER_REFLECT)
     c = c.astype(np.float32) * rng.uniform(0.6, 1.4) + rng.uniform(-30, 30)
     c = c * rng.uniform(0.85, 1.15, 3)
     if rng.random() < 0.1:
@@ -416,7 +417,7 @@ def detector_sample(rng, img, dice, size, crop=256, tint=0.0, grey=0.0, degrade=
     turned grey (a monochrome camera, a greyscale photo); 0 draws nothing for it.
     ``degrade``: the share of crops blurred, dimmed or worn by JPEG (``degraded``); 0 draws
     nothing for it."""
-    boxed, scale = R.letterbox(img, size)
+    boxed, scale = P.letterbox(img, size)
     z = rng.uniform(0.6, 1.5)
     if rng.random() < 0.5:
         boxed = cv2.resize(boxed, None, fx=z, fy=z)
@@ -454,7 +455,7 @@ def mosaic_photo(rng, photos, real, size):
     dice = []
     for q in range(4):
         img, found = photos[int(rng.integers(real))]
-        boxed, scale = R.letterbox(img, half)
+        boxed, scale = P.letterbox(img, half)
         ox, oy = (q % 2) * half, (q // 2) * half
         canvas[oy : oy + half, ox : ox + half] = boxed
         shift = np.array([ox, oy, ox, oy], np.float32)
@@ -611,7 +612,7 @@ def train_detector(
         batch = [
             detector_sample(rng, *p, size, tint=tint, grey=grey, degrade=degrade) for p in chosen
         ]
-        x = torch.from_numpy(R.to_tensor(np.stack([b[0] for b in batch])))
+        x = torch.from_numpy(P.to_tensor(np.stack([b[0] for b in batch])))
         heat = torch.from_numpy(np.stack([b[1][0] for b in batch]))[:, None]
         reg = torch.from_numpy(np.stack([b[1][1] for b in batch]))
         mask = torch.from_numpy(np.stack([b[1][2] for b in batch]))
@@ -696,13 +697,13 @@ def train_faces(
             ]
         clear = [augment_crop(rng, c) for c, _ in batch]
         seen = [blurred_again(rng, c) if sometimes(rng, blur) else c for c in clear]
-        x = torch.from_numpy(R.to_tensor(np.stack(seen)))
+        x = torch.from_numpy(P.to_tensor(np.stack(seen)))
         y = torch.tensor([c for _, c in batch])
         logits, _ = net(x)
         loss = F.cross_entropy(logits, y, label_smoothing=0.05)
         if teacher is not None:
             # the teacher reads each real crop as it was before its extra blur
-            shown = torch.from_numpy(R.to_tensor(np.stack(clear))) if blur else x
+            shown = torch.from_numpy(P.to_tensor(np.stack(clear))) if blur else x
             loss = loss + distilled(logits[n_rendered:], teacher, shown[n_rendered:])
         opt.zero_grad()
         loss.backward()
@@ -894,7 +895,7 @@ def main() -> None:
         help="share of the detector's real samples cut from a 2x2 mosaic of four train "
         "photos at half size: smaller dice, side by side (0: none)",
     )
-    ap.add_argument("--detect-size", type=int, default=R.DETECT_SIZE, help="detector input side")
+    ap.add_argument("--detect-size", type=int, default=P.DETECT_SIZE, help="detector input side")
     ap.add_argument(
         "--small-dice",
         type=float,
@@ -933,7 +934,7 @@ def main() -> None:
     ap.add_argument(
         "--crop-size",
         type=int,
-        default=R.CROP_SIZE,
+        default=P.CROP_SIZE,
         help="the classifier's input side: every crop is cut at this size (the card records it)",
     )
     ap.add_argument(
@@ -978,7 +979,7 @@ def main() -> None:
             )
     if args.imagenet and not args.imagenet.is_file():
         raise SystemExit(f"--imagenet {args.imagenet}: no such file")
-    R.CROP_SIZE = args.crop_size  # read at call time by every crop this recipe cuts
+    P.CROP_SIZE = args.crop_size  # read at call time by every crop this recipe cuts
     # before any training: a wrong file is named at once, not after the detector's hours
     teacher = load_teacher(args.teacher, args.faces_width) if args.teacher else None
     torch.manual_seed(0)
@@ -995,7 +996,7 @@ def main() -> None:
         raise SystemExit(f"no labels.csv under {args.data}: pass the folder of photo sets")
     args.out.mkdir(parents=True, exist_ok=True)
     card_path = args.out / "dice.json"
-    made = {"classes": CLASSES, "crop_size": R.CROP_SIZE}
+    made = {"classes": CLASSES, "crop_size": P.CROP_SIZE}
     rng = np.random.default_rng(0)
     if args.only in (None, "detector"):
         size = args.detect_size
@@ -1079,7 +1080,7 @@ def main() -> None:
         torch.save(faces.state_dict(), args.checkpoints / "faces.pt")
         export(
             FacesExport(faces),
-            torch.zeros(2, 3, R.CROP_SIZE, R.CROP_SIZE),
+            torch.zeros(2, 3, P.CROP_SIZE, P.CROP_SIZE),
             args.out / "dice-faces.onnx",
             ["crops"],
             ["probs", "embedding"],

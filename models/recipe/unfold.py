@@ -33,7 +33,7 @@ import torch
 import train as T
 from onnx import numpy_helper
 
-from companion.vision import reader as R
+from companion.vision import pictures as P
 
 
 def inputs(model: str, data: Path, rng: np.random.Generator) -> np.ndarray:
@@ -47,13 +47,13 @@ def inputs(model: str, data: Path, rng: np.random.Generator) -> np.ndarray:
             crops.append(T.sample_crop(rng, img, box, amount))
         crops += [c for c, _ in T.synthetic_crops(rng, 1800, 8)]
         crops += [negs[int(rng.integers(len(negs)))][0] for _ in range(300)]
-        return R.to_tensor(np.stack([T.augment_crop(rng, c) for c in crops]))
+        return P.to_tensor(np.stack([T.augment_crop(rng, c) for c in crops]))
     real = T.real_photos(sets, dev=False)
-    photos = real + T.synthetic_photos(rng, 100, R.DETECT_SIZE)
+    photos = real + T.synthetic_photos(rng, 100, P.DETECT_SIZE)
     picks = [int(rng.integers(len(real))) for _ in range(96)]
     picks += [int(rng.integers(len(real), len(photos))) for _ in range(32)]
-    crops = [T.detector_sample(rng, *photos[i], R.DETECT_SIZE)[0] for i in picks]
-    return R.to_tensor(np.stack(crops))
+    crops = [T.detector_sample(rng, *photos[i], P.DETECT_SIZE)[0] for i in picks]
+    return P.to_tensor(np.stack(crops))
 
 
 def module_path(output: str, modules: dict) -> str:

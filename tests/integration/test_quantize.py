@@ -20,14 +20,8 @@ import onnx
 import pytest
 from onnx import helper, numpy_helper
 
-from companion.vision.reader import (
-    STRIDE_COARSEST,
-    DiceReader,
-    crop_die,
-    crop_looks,
-    letterbox,
-    model_dir,
-)
+from companion.vision.pictures import crop_die, crop_looks, letterbox
+from companion.vision.reader import STRIDE_COARSEST, DiceReader, model_dir
 from tests.integration.test_vision_bench import label, write_set
 
 ROOT = Path(__file__).parents[2]
@@ -327,7 +321,7 @@ def test_bytes_in_folds_the_input_conversion_into_the_first_convolution(recipe, 
     """The folded detector reads BGR bytes (as floats) as the exported one reads RGB in 0..1:
     exactly, but for the first convolution's zero padding on the top and left edges, which
     stands for black instead of grey when the input was offset."""
-    from companion.vision.reader import to_bytes, to_tensor
+    from companion.vision.pictures import to_bytes, to_tensor
 
     _, q = recipe
     made = onnx.load(str(tiny_detector(tmp_path / "tiny.onnx", offset)))
@@ -361,7 +355,7 @@ def test_quantize_writes_a_detector_that_takes_the_frames_bytes(tmp_path):
     assert not any(n.op_type == "QuantizeLinear" and "image" in n.input for n in made.graph.node)
     assert [i for i in made.graph.initializer if i.data_type == onnx.TensorProto.INT8]
 
-    from companion.vision.reader import to_blocks, to_tensor
+    from companion.vision.pictures import to_blocks, to_tensor
 
     exported, quantized = session(source), session(out)
     for frame in golden_frames():
@@ -426,7 +420,7 @@ def test_the_reader_hands_each_detector_the_input_it_takes(tmp_path):
 
 
 def test_blocks_are_the_frames_pixels_channels_last():
-    from companion.vision.reader import to_blocks
+    from companion.vision.pictures import to_blocks
 
     frame = np.random.default_rng(0).integers(0, 256, (2, 6, 8, 3), dtype=np.uint8)
     blocks = to_blocks(frame)
@@ -442,7 +436,7 @@ def test_a_detector_on_blocks_computes_the_same_numbers(recipe, tmp_path, monkey
     """``takes_blocks`` rearranges the stem's integers and changes nothing they sum to: the
     detector on blocks gives exactly what the same quantized detector gives on bytes. A
     detector whose stem is not 3x3 with stride 2 is left as it is."""
-    from companion.vision.reader import to_blocks, to_bytes
+    from companion.vision.pictures import to_blocks, to_bytes
 
     _, q = recipe
     data = golden_as_train_rows(tmp_path / "data")

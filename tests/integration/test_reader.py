@@ -15,26 +15,22 @@ import cv2
 import numpy as np
 import pytest
 
+from companion.errors import VisionError
 from companion.vision import render
-from companion.vision.reader import (
+from companion.vision.boxes import centre_inside
+from companion.vision.custom import CustomDice
+from companion.vision.pictures import (
     CAST,
-    DOT_VALUE,
-    FACES_BATCH,
     LOOKS,
     NEUTRAL,
     UPRIGHT_TURN,
-    CustomDice,
-    DiceReader,
-    DieReading,
-    VisionError,
-    centre_inside,
     crop_die,
     crop_looks,
-    model_dir,
     neutral,
     symbol_crop,
     to_tensor,
 )
+from companion.vision.reader import DOT_VALUE, FACES_BATCH, DiceReader, DieReading, model_dir
 from tests.helpers import read_values, straight_down
 
 pytestmark = pytest.mark.integration

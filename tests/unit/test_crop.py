@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.vision.reader import CROP_SIZE, crop_die, far_side_up
+from companion.vision.pictures import CROP_SIZE, crop_die, far_side_up
 
 
 def test_a_big_die_is_shrunk_with_the_area_filter_not_aliased():

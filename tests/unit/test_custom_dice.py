@@ -7,8 +7,9 @@ import json
 import numpy as np
 import pytest
 
-from companion.errors import StorageError
-from companion.vision.reader import CustomDice, DieReading, VisionError, one_size
+from companion.errors import StorageError, VisionError
+from companion.vision.custom import CustomDice, one_size
+from companion.vision.reader import DieReading
 
 
 def unit(*xs: float) -> np.ndarray:

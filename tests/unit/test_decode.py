@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from companion.vision.boxes import apart
+from companion.vision.pictures import letterbox
 from companion.vision.reader import (
     STRIDE,
     STRIDE_COARSEST,
     DiceReader,
     DieReading,
-    _apart,
     decode,
-    letterbox,
     reading_order,
 )
 
@@ -93,16 +93,16 @@ def test_a_small_peak_inside_a_big_die_is_that_die():
 
 def test_a_faint_box_is_another_die_when_neither_centre_is_inside_the_other_box():
     die = (100, 100, 160, 160)
-    assert not _apart((130, 110, 190, 170), die)  # a second peak on the same die, or its side
-    assert _apart((161, 100, 221, 160), die)  # the die beside it
-    assert not _apart((150, 100, 170, 120), die)  # small, but its centre is inside the die
+    assert not apart((130, 110, 190, 170), die)  # a second peak on the same die, or its side
+    assert apart((161, 100, 221, 160), die)  # the die beside it
+    assert not apart((150, 100, 170, 120), die)  # small, but its centre is inside the die
     # Dice touching in a heap: the boxes (which take in the side faces) overlap, and the
     # centres are under a whole die apart (0.7 of a side here), yet neither centre is
     # inside the other box: two dice. (Before session 20 a faint die had to be a whole
     # die away, and 16 such dice in 250 epanemu train photos were dropped.)
-    assert _apart((142, 115, 202, 175), die)
-    assert _apart((100, 142, 160, 202), die)  # straight below, 0.7 of a side
-    assert not _apart((125, 125, 185, 185), die)  # diagonal, centre (155, 155) inside
+    assert apart((142, 115, 202, 175), die)
+    assert apart((100, 142, 160, 202), die)  # straight below, 0.7 of a side
+    assert not apart((125, 125, 185, 185), die)  # diagonal, centre (155, 155) inside
 
 
 def test_the_detector_reads_a_frame_at_its_own_shape_not_a_square():

@@ -225,7 +225,7 @@ def test_a_die_taught_with_an_earlier_model_stops_the_camera_not_the_games(tmp_p
     import numpy as np
 
     from companion.serve import start_device
-    from companion.vision.reader import CustomDice
+    from companion.vision.custom import CustomDice
 
     hub = Hub(EventStore(tmp_path / "g.db"))
     session = hub.create("first-island", 2, {"variant": "easy"})

@@ -279,7 +279,8 @@ def test_camera_errors_are_camera_errors():
 
 
 def test_the_taught_die_in_the_config_is_checked_against_the_dice_model(tmp_path):
-    from companion.vision.reader import CustomDice, DiceReader
+    from companion.vision.custom import CustomDice
+    from companion.vision.reader import DiceReader
 
     data = tmp_path / "data"
     missing = doctor.check_taught_die("tribes", data)

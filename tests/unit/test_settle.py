@@ -2,7 +2,8 @@
 
 import tracemalloc
 
-from companion.vision.settle import Frame, Reading, Settler, in_rows
+from companion.vision.boxes import in_rows
+from companion.vision.settle import Frame, Reading, Settler
 
 SPOTS = [(100, 100), (200, 100), (300, 100), (100, 200), (200, 200)]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from companion.vision.reader import to_tensor
+from companion.vision.pictures import to_tensor
 
 
 def test_pictures_become_rgb_planes_from_0_to_1():

@@ -218,8 +218,10 @@ def small_whole_dice(reader, origin: dict, img, truth: list):
     gives each die the whole-picture pass found under SMALL of the picture's longer side,
     with whether it is on a labelled die of ``truth`` and whether C39's check
     (``DiceReader._found_again``) finds it again."""
+    from companion.vision.boxes import box_side
     from companion.vision.evaluate import match
-    from companion.vision.reader import SMALL, box_side, neutral
+    from companion.vision.pictures import neutral
+    from companion.vision.reader import SMALL
 
     origin.clear()
     found = reader.read(img)

@@ -19,10 +19,10 @@ sys.path.insert(0, str(Path(__file__).parent.parent))
 from judging import passes_marked
 from s56_mosaic_boxes import mosaics
 
+from companion.vision.boxes import same_die as _same  # reader.py's _same until session 63
 from companion.vision.evaluate import match
 from companion.vision.reader import (
     DiceReader,
-    _same,
     centre_inside,
     model_dir,
     neutral,

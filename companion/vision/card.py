@@ -1,0 +1,140 @@
+"""The dice models' card (``dice.json``) and the models it names, loaded and checked.
+
+A card that does not fit the models beside it, or this reader, is refused before any picture
+is read, saying what to put back: a reader that ran on a mismatched card would misread dice
+without a word.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from companion.errors import VisionError
+from companion.vision.pictures import LOOKS, detector_input
+
+NEEDED = ("dice.json", "dice-detector.onnx", "dice-faces.onnx")
+
+
+def read_card(models: Path) -> dict:
+    """The card in ``models``, once the card and the two models every reader needs are
+    there and the card's looks are ones this reader knows."""
+    missing = [f for f in NEEDED if not (models / f).is_file()]
+    if missing:
+        raise VisionError(
+            f"no dice models in {models}: {', '.join(missing)} missing. Give a folder "
+            "holding dice.json, dice-detector.onnx and dice-faces.onnx, reinstall the "
+            "package, or run `make model` to rebuild them.",
+            code="vision/no-models",
+        )
+    card = json.loads((models / "dice.json").read_text())
+    looks = card.get("looks", "turns")
+    if looks not in LOOKS:
+        raise VisionError(
+            f"{models / 'dice.json'} gives looks {looks!r}; this reader knows "
+            f"{' and '.join(LOOKS)}: update companion, or put back the card that came "
+            "with these models",
+            code="vision/card-mismatch",
+        )
+    return card
+
+
+def opinions(models: Path, card: dict) -> list[dict]:
+    """The card's ``second_opinion`` entries (one or a list), each with looks this reader
+    knows."""
+    named = card.get("second_opinion") or []
+    if isinstance(named, dict):
+        named = [named]
+    for opinion in named:
+        check_looks(models, "a second opinion", opinion)
+    return named
+
+
+def onnx_session(path: Path, opts):
+    """An onnxruntime session of the model at ``path``, on the CPU."""
+    import onnxruntime as ort
+
+    return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+
+
+def refuses(models: Path, what: str, named, wrong: str) -> VisionError:
+    """The error for a card naming a helper model (``what``: "a second opinion", "a coarse
+    detector") that this reader cannot use, saying ``wrong``."""
+    return VisionError(
+        f"{models / 'dice.json'} names {what} {named!r}, but {wrong}: put back the "
+        "models that came with this card, or reinstall the package",
+        code="vision/card-mismatch",
+    )
+
+
+def check_looks(models: Path, what: str, named) -> None:
+    """Refuses the card if its entry ``named`` for ``what`` gives no looks this reader
+    knows."""
+    if not isinstance(named, dict) or named.get("looks") not in LOOKS:
+        raise refuses(models, what, named, f"its looks are not {' or '.join(LOOKS)}")
+
+
+def named_model(models: Path, what: str, named, file, opts):
+    """Loads the ONNX ``file`` in ``models`` that the card names as ``what`` (its entry
+    ``named``), or refuses the card: no such file, or one onnxruntime cannot load."""
+    path = models / str(file or "")
+    if not file or not path.is_file():
+        raise refuses(models, what, named, f"there is no file {path}")
+    try:
+        return onnx_session(path, opts)
+    except Exception as exc:  # onnxruntime raises its own exception types
+        raise refuses(models, what, named, f"it cannot be loaded ({exc})") from exc
+
+
+def veto(models: Path, card: dict, classifiers: list, opts) -> tuple | None:
+    """The card's ``veto`` (``{"file": ..., "looks": ..., "confidence": ...}``) as (session,
+    looks, confidence), or None where it names none. A classifier already in
+    ``classifiers`` (file name, session) is not loaded twice; one loaded here is added."""
+    named = card.get("veto")
+    if named is None:
+        return None
+    confidence = named.get("confidence") if isinstance(named, dict) else None
+    number = isinstance(confidence, (int, float)) and not isinstance(confidence, bool)
+    if not number or not 0 < confidence <= 1:
+        raise refuses(models, "a veto", named, "it gives no confidence between 0 and 1")
+    check_looks(models, "a veto", named)
+    found = dict(classifiers).get(named.get("file"))
+    if found is None:
+        found = named_model(models, "a veto", named, named.get("file"), opts)
+        classifiers.append((named["file"], found))
+    return found, named["looks"], float(confidence)
+
+
+def check_crop_sides(models: Path, crop_size: int, classifiers: list) -> None:
+    """Refuses the card if a classifier in ``classifiers`` (file name, session) reads crops
+    of another side than the card's ``crop_size``."""
+    for name, classifier in classifiers:
+        side = classifier.get_inputs()[0].shape[2]
+        if isinstance(side, int) and side != crop_size:
+            raise VisionError(
+                f"{models / 'dice.json'} gives crop_size {crop_size}, but "
+                f"{models / name} reads {side}x{side} crops: the card and the classifier "
+                "come from different runs. Put back the dice.json that was made with this "
+                "classifier, reinstall the package, or run `make model`.",
+                code="vision/card-mismatch",
+            )
+
+
+def coarse_detector(models: Path, card: dict, opts) -> tuple | None:
+    """The card's ``coarse_detector`` (a smaller detector that finds close-ups as well at
+    the coarse pass's size, in less time) as (session, how it takes a frame), or None
+    where it names none. It must take pictures of any side."""
+    named = card.get("coarse_detector")
+    if named is None:
+        return None
+    found = named_model(models, "a coarse detector", named, named, opts)
+    feed, side = detector_input(found)
+    if isinstance(side, int):
+        raise refuses(
+            models,
+            "a coarse detector",
+            named,
+            f"it reads only {side}x{side} pictures; the coarse pass needs one exported with "
+            "a free input side",
+        )
+    return found, feed
