@@ -20,7 +20,8 @@ import cv2
 import numpy as np
 
 from companion.config import CameraConfig
-from companion.vision.camera import CameraError, CameraSupervisor, ReplayCamera, i420_to_bgr
+from companion.vision.camera import CameraError, CameraSupervisor, ReplayCamera
+from companion.vision.pi_camera import i420_to_bgr
 from companion.vision.reader import DiceReader
 from companion.vision.render import roll_sequence
 from companion.vision.settle import Settler

@@ -15,13 +15,13 @@ from companion.vision.camera import (
     CameraError,
     CameraSupervisor,
     CaptureCamera,
-    PiCamera,
     ReplayCamera,
     camera_opener,
     device_number,
     explain,
     open_camera,
 )
+from companion.vision.pi_camera import PiCamera
 
 
 def frames(folder, n=3):
