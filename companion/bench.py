@@ -100,8 +100,8 @@ def run(what: str, args) -> int:
         print(json.dumps(bench_watch(), indent=2))
     elif what == "numerals":
         from companion.errors import CompanionError
-        from companion.vision import render
         from companion.vision.evaluate import bench_numerals
+        from companion.vision.fonts import NumeralFonts, font_list
 
         if not args.fonts:
             raise CompanionError(
@@ -110,7 +110,7 @@ def run(what: str, args) -> int:
                 code="bench/no-fonts",
             )
         try:  # every file is loaded here, so a bad one is named before any reading
-            fonts = render.NumeralFonts(render.font_list(Path(args.fonts)), share=1.0)
+            fonts = NumeralFonts(font_list(Path(args.fonts)), share=1.0)
         except (OSError, RuntimeError, ValueError) as e:
             raise CompanionError(str(e), code="bench/bad-fonts") from e
         models = Path(args.models) if args.models else None

@@ -23,7 +23,7 @@ from companion.config import CameraConfig
 from companion.vision.camera import CameraError, CameraSupervisor, ReplayCamera
 from companion.vision.pi_camera import i420_to_bgr
 from companion.vision.reader import DiceReader
-from companion.vision.render import roll_sequence
+from companion.vision.scenes import roll_sequence
 from companion.vision.settle import Settler
 from companion.vision.watch import RollWatcher
 

@@ -29,7 +29,7 @@ ROLLS = [
     [2, 4, 6, 3, 1],
     [4, 1, 5, 6, 2],
 ]
-FRAMES_PER_ROLL = 4 + 3 + 12  # hand, tumbling, at rest (see render.roll_sequence)
+FRAMES_PER_ROLL = 4 + 3 + 12  # hand, tumbling, at rest (see scenes.roll_sequence)
 VERSION = 1
 
 
@@ -48,7 +48,7 @@ def demo_frames(folder: Path) -> Path:
         whole = False
     if whole:
         return folder
-    from companion.vision.render import roll_sequence
+    from companion.vision.scenes import roll_sequence
 
     folder.mkdir(parents=True, exist_ok=True)
     stamp.unlink(missing_ok=True)  # until every frame is written again

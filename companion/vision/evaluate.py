@@ -44,7 +44,8 @@ import cv2
 import numpy as np
 
 from companion.errors import VisionError
-from companion.vision import render
+from companion.vision import render, scenes
+from companion.vision.fonts import NumeralFonts
 from companion.vision.pictures import as_bgr
 from companion.vision.reader import DiceReader, DieReading, model_dir
 
@@ -472,7 +473,7 @@ KINDS = ("dice", "right", "unsure", "wrong", "not_one")
 
 
 def bench_numerals(
-    fonts: render.NumeralFonts, models: Path | None = None, seeds: int = NUMERAL_SEEDS
+    fonts: NumeralFonts, models: Path | None = None, seeds: int = NUMERAL_SEEDS
 ) -> dict:
     """Numeral dice drawn in ``fonts``, one die to a 640x480 frame, each of 1..6 in
     ``seeds`` scenes a font family; and the same scenes in OpenCV's own faces, the only
@@ -481,13 +482,13 @@ def bench_numerals(
     all."""
     reader = DiceReader(models or model_dir(), threads=1)
 
-    def read(drawn: render.NumeralFonts | None) -> dict:
+    def read(drawn: NumeralFonts | None) -> dict:
         out = dict.fromkeys(KINDS, 0)
         for value in range(1, 7):
             for seed in range(seeds):
                 rng = np.random.default_rng(9000 + seed)
                 face = render.Face("numeral", value)
-                img, _ = render.scene(rng, 480, 640, faces=[face], size_range=(50, 70), fonts=drawn)
+                img, _ = scenes.scene(rng, 480, 640, faces=[face], size_range=(50, 70), fonts=drawn)
                 dice = reader.read(img)
                 if len(dice) != 1:
                     kind = "not_one"

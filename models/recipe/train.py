@@ -6,7 +6,7 @@ Training only: it needs the `train` extra (PyTorch, onnx). The runtime needs onl
 onnxruntime, OpenCV and numpy.
 
 Data: the *train* rows of the labelled photos in --data (see its README) and
-scenes drawn by companion.vision.render. A tenth of the train photos (by file) is
+scenes drawn by companion.vision.scenes. A tenth of the train photos (by file) is
 kept aside as a development split to pick the confidence threshold and to watch
 training; the held-out split is never read here.
 
@@ -49,8 +49,9 @@ from torch.nn import functional as F
 
 from companion.vision import pictures as P
 from companion.vision import reader as R
-from companion.vision import render
+from companion.vision import scenes
 from companion.vision.evaluate import match
+from companion.vision.fonts import NumeralFonts, font_list
 
 BATCH = 64  # crops in each classifier training step
 # degrees an Upright crop is turned at most in training (the reader looks at P.UPRIGHT_TURN)
@@ -260,13 +261,13 @@ def sometimes(rng, share: float) -> bool:
 def synthetic_crops(rng, n, numerals=2, sides=0.0, fonts=None):
     """``n`` rendered crops: pips, numerals and dots drawn 5 : ``numerals`` : 2. A ``sides``
     share of the scenes show their dice at a steeper slant with pips on the side faces.
-    ``fonts`` (render.NumeralFonts): numerals are drawn in them too."""
+    ``fonts`` (NumeralFonts): numerals are drawn in them too."""
     crops = []
     weights = ("pips",) * 5 + ("numeral",) * numerals + ("dot",) * 2
     while len(crops) < n:
         mess, things = int(rng.integers(0, 6)), []
         slanted = sometimes(rng, sides)
-        img, dice = render.scene(
+        img, dice = scenes.scene(
             rng, 256, 256, kinds=weights, mess=mess, things=things, sides=slanted, fonts=fonts
         )
         for d in dice:
@@ -288,8 +289,8 @@ BIG_SIDES = (120, 300)  # its dice's sides, px
 BIG_MESS = 8  # things that are not dice in each
 
 
-def big_scene_crops(rng, scenes, numerals=2, fonts=None):
-    """Rendered crops from ``scenes`` scenes of BIG_SCENE px whose dice are BIG_SIDES px,
+def big_scene_crops(rng, count, numerals=2, fonts=None):
+    """Rendered crops from ``count`` scenes of BIG_SCENE px whose dice are BIG_SIDES px,
     each with BIG_MESS things that are not dice: their dice, their things and two table
     patches a scene, cut as the reader cuts a phone photo's (``crop_die`` shrinks a big die
     with the area filter first). In the 256 px scenes of ``synthetic_crops`` a token is a
@@ -298,9 +299,9 @@ def big_scene_crops(rng, scenes, numerals=2, fonts=None):
     card)."""
     crops = []
     weights = ("pips",) * 5 + ("numeral",) * numerals + ("dot",) * 2
-    for _ in range(scenes):
+    for _ in range(count):
         things: list = []
-        img, dice = render.scene(
+        img, dice = scenes.scene(
             rng,
             BIG_SCENE,
             BIG_SCENE,
@@ -384,7 +385,7 @@ def synthetic_photos(rng, n, size, sides=0.0):
         count = 0 if rng.random() < 0.08 else None
         mess = int(rng.integers(1, 10)) if rng.random() < 0.6 else 0
         slanted = sometimes(rng, sides)
-        img, dice = render.scene(
+        img, dice = scenes.scene(
             rng, size, size, kinds=weights, count=count, mess=mess, sides=slanted
         )
         photos.append((img, [(0, d.box, True) for d in dice]))
@@ -760,11 +761,11 @@ def export(net, example, path, inputs, outputs, dynamic):
     )
 
 
-def numeral_fonts(listing: Path, share: float) -> render.NumeralFonts:
+def numeral_fonts(listing: Path, share: float) -> NumeralFonts:
     """The font files named in ``listing`` (one a line; # starts a comment), loaded; a
     ``share`` of the rendered numerals is drawn in them."""
     try:
-        return render.NumeralFonts(render.font_list(listing), share)
+        return NumeralFonts(font_list(listing), share)
     except (OSError, RuntimeError, ValueError) as e:
         raise SystemExit(f"--fonts: {e}") from e
 

@@ -25,7 +25,7 @@ def test_big_scenes_give_crops_of_dice_and_of_things_at_the_readers_crop_size(tr
 
 def test_big_scene_dice_are_big_before_their_crop(train, monkeypatch):
     sides = []
-    scene = train.render.scene
+    scene = train.scenes.scene
 
     def watched(rng, h, w, **kw):
         img, dice = scene(rng, h, w, **kw)
@@ -33,6 +33,6 @@ def test_big_scene_dice_are_big_before_their_crop(train, monkeypatch):
         assert (h, w) == (train.BIG_SCENE, train.BIG_SCENE)
         return img, dice
 
-    monkeypatch.setattr(train.render, "scene", watched)
+    monkeypatch.setattr(train.scenes, "scene", watched)
     train.big_scene_crops(np.random.default_rng(6), 2)
     assert sides and min(sides) >= 0.8 * train.BIG_SIDES[0]

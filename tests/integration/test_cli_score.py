@@ -154,9 +154,9 @@ def test_verbose_shows_each_still_frames_reading_whatever_the_configs_level(tmp_
     # -v used to be overridden by the config's [log] level, and nothing logged at debug
     import cv2
 
-    from companion.vision import render
+    from companion.vision import scenes
 
-    for i, frame in enumerate(render.roll_sequence(99, [[1, 2, 3, 4, 5]])):
+    for i, frame in enumerate(scenes.roll_sequence(99, [[1, 2, 3, 4, 5]])):
         cv2.imwrite(str(tmp_path / f"f{i:03d}.png"), frame)
     (tmp_path / "c.toml").write_text('[log]\nlevel = "WARNING"\n')
     watch = ["--config", str(tmp_path / "c.toml"), "watch", "--camera", f"replay:{tmp_path}@0"]

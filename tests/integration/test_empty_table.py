@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.vision import render
+from companion.vision import render, scenes
 from companion.vision.camera import CameraSupervisor, ReplayCamera
 from companion.vision.reader import DiceReader, DieReading
 from companion.vision.settle import Settler
@@ -22,7 +22,7 @@ VALUES = [2, 5, 6]
 def table_and_roll(seed: int = 3):
     """A still empty table (a board with printed lines), then three dice at rest on it."""
     rng = np.random.default_rng(seed)
-    table = render.lighting(rng, render.background(rng, 480, 640))
+    table = scenes.lighting(rng, scenes.background(rng, 480, 640))
     for x in range(20, 640, 45):  # the board's printed grid
         cv2.line(table, (x, 0), (x, 479), (40, 40, 40), 3)
     for y in range(20, 480, 45):
@@ -35,7 +35,7 @@ def table_and_roll(seed: int = 3):
 
     def shots(img, n):
         return [
-            render.finish(np.random.default_rng(seed * 100 + i), img, 0.5, False) for i in range(n)
+            scenes.finish(np.random.default_rng(seed * 100 + i), img, 0.5, False) for i in range(n)
         ]
 
     return shots(table, 8), shots(rolled, 8), boxes

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from companion.errors import VisionError
-from companion.vision import render
+from companion.vision import render, scenes
 from companion.vision.boxes import centre_inside
 from companion.vision.custom import CustomDice
 from companion.vision.pictures import (
@@ -45,7 +45,7 @@ def reader():
 def single_die(seed: int, face: render.Face, size=(50, 70)) -> np.ndarray:
     """One die on a 640x480 table, about as big as the device's camera sees one."""
     rng = np.random.default_rng(seed)
-    img, dice = render.scene(rng, 480, 640, faces=[face], size_range=size)
+    img, dice = scenes.scene(rng, 480, 640, faces=[face], size_range=size)
     assert len(dice) == 1
     return img
 
@@ -78,22 +78,22 @@ def test_an_empty_table_has_no_dice(reader):
     for seed in range(20):
         rng = np.random.default_rng(500 + seed)
         seen += len(
-            reader.read(render.finish(rng, render.lighting(rng, render.background(rng, 480, 640))))
+            reader.read(scenes.finish(rng, scenes.lighting(rng, scenes.background(rng, 480, 640))))
         )
     assert seen <= 1
 
 
 def test_things_on_the_table_that_are_not_dice_are_left_out(reader):
-    """Screw heads, specks, coins, tokens, meeples, pencils and card corners (render.clutter)."""
+    """Screw heads, specks, coins, tokens, meeples, pencils and card corners (scenes.clutter)."""
     alone = among = 0
     for seed in range(20):
         rng = np.random.default_rng(700 + seed)
-        img, _ = render.scene(rng, 480, 640, count=0, mess=8, size_range=(45, 65))
+        img, _ = scenes.scene(rng, 480, 640, count=0, mess=8, size_range=(45, 65))
         alone += len(reader.read(img))
     for seed in range(20):
         rng = np.random.default_rng(800 + seed)
         faces = [render.Face("pips", int(v)) for v in rng.integers(1, 7, 3)]
-        img, dice = render.scene(rng, 480, 640, faces=faces, mess=6, size_range=(45, 65))
+        img, dice = scenes.scene(rng, 480, 640, faces=faces, mess=6, size_range=(45, 65))
         among += abs(len(reader.read(img)) - len(dice))
     # 160 things on 20 tables, and 20 tables with 3 dice among 6 things each
     assert alone <= 8 and among <= 12, (alone, among)
@@ -119,7 +119,7 @@ def test_a_faint_peak_is_a_die_only_when_read_with_confidence():  # apart: test_
 
 def test_boxes_are_in_the_original_pixels_whatever_the_size(reader):
     rng = np.random.default_rng(7)
-    img, dice = render.scene(
+    img, dice = scenes.scene(
         rng, 480, 640, faces=[render.Face("pips", v) for v in (2, 5, 6)], size_range=(56, 64)
     )
     small = reader.read(img)
@@ -150,7 +150,7 @@ def test_a_die_that_fills_much_of_the_picture_is_read_whole(reader, value, seed)
     # Half the picture and more: past the sizes the detector learned at its full input,
     # where it boxes single pips (and reads them as 1s) or nothing; the coarse pass reads it.
     rng = np.random.default_rng(2000 + 10 * value + seed)
-    img, (die,) = render.scene(
+    img, (die,) = scenes.scene(
         rng, 400, 400, faces=[render.Face("pips", value)], size_range=(170, 190)
     )
     assert die.box[2] - die.box[0] > 0.45 * 400
@@ -188,7 +188,7 @@ def test_small_dice_in_a_big_picture_are_found_tile_by_tile(reader, seed):
     # input, where it misses most of them; overlapping tiles see them at full size.
     rng = np.random.default_rng(seed)
     faces = [render.Face("pips", v) for v in (1, 3, 4, 5, 6)]
-    img, dice = render.scene(rng, 2400, 3200, faces=faces, size_range=(45, 55))
+    img, dice = scenes.scene(rng, 2400, 3200, faces=faces, size_range=(45, 55))
     found = reader.read(img)
     assert read_values(found) == [1, 3, 4, 5, 6]
     for d in found:  # each box on its own rendered die, in the picture's pixels
@@ -250,7 +250,7 @@ def test_a_small_unsure_box_of_the_whole_picture_gives_way_when_not_found_again(
     # die would be 40 px at the detector's input, it is no die, and it gives way (C40).
     rng = np.random.default_rng(4045)
     count = int(rng.integers(3, 9))
-    img, dice = render.scene(rng, 2400, 3200, count=count, size_range=(40, 125), mess=8)
+    img, dice = scenes.scene(rng, 2400, 3200, count=count, size_range=(40, 125), mess=8)
     dot = (2117, 1667, 2210, 1756)
     assert not any(centre_inside(d.box, dot) for d in dice)
 
@@ -277,7 +277,7 @@ def test_a_close_up_in_a_big_picture_is_one_die_not_its_pips():
 
 def test_grey_and_turned_pictures_are_read(reader):
     rng = np.random.default_rng(11)
-    img, _ = render.scene(
+    img, _ = scenes.scene(
         rng, 480, 640, faces=[render.Face("pips", v) for v in (1, 3, 4)], size_range=(56, 64)
     )
     grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
@@ -292,7 +292,7 @@ def test_pictures_of_every_depth_and_layout_are_read_and_others_named(reader):
     # The Python reader took only 8-bit pictures: a 16-bit or float array (as numpy and
     # scikit-image give them), or grey with a channel axis, failed deep inside OpenCV.
     rng = np.random.default_rng(11)
-    img, _ = render.scene(
+    img, _ = scenes.scene(
         rng, 480, 640, faces=[render.Face("pips", v) for v in (1, 3, 4)], size_range=(56, 64)
     )
     grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
@@ -326,7 +326,7 @@ def test_a_straight_down_camera_reads_dice_on_every_side_of_the_centre(side):
 def test_the_view_turns_only_an_upright_classifier_crops(tmp_path):
     # A classifier read in quarter turns is the same whichever way a die lies, and a taught
     # die is matched in quarter turns: their crops are never turned.
-    img, dice = render.scene(np.random.default_rng(21), 480, 640, count=3)
+    img, dice = scenes.scene(np.random.default_rng(21), 480, 640, count=3)
     boxes = [d.box for d in dice]
     turns = models_with_card(tmp_path / "t", looks="turns")
     assert np.array_equal(
@@ -429,7 +429,7 @@ def test_a_crowded_table_is_classified_a_few_crops_at_a_time(tmp_path, looks):
     # onnxruntime keeps the memory of the largest batch it has run: a table of many dice is
     # read FACES_BATCH crops a run, with the same answers as in one run.
     reader = DiceReader(models_with_card(tmp_path, looks=looks))
-    img, dice = render.scene(np.random.default_rng(21), 480, 640, count=8)
+    img, dice = scenes.scene(np.random.default_rng(21), 480, 640, count=8)
     crops = [crop_die(img, d.box) for d in dice] * 3  # 24 dice: 72 or 96 crops in their looks
     session = reader._faces = CountingSession(reader._faces)
     probs, _ = reader._run(crops)
@@ -445,7 +445,7 @@ def test_a_crowded_table_is_classified_a_few_crops_at_a_time(tmp_path, looks):
 
 def test_an_unsure_die_is_read_again_with_other_margins(tmp_path):
     rng = np.random.default_rng(3)
-    img, (die,) = render.scene(rng, 480, 640, faces=[render.Face("pips", 4)], size_range=(50, 70))
+    img, (die,) = scenes.scene(rng, 480, 640, faces=[render.Face("pips", 4)], size_range=(50, 70))
     box = die.box
     alone = models_with_card(tmp_path, second_opinion=None)  # the second look on its own
     sure, unsure = DiceReader(alone), DiceReader(alone, min_confidence=0.999999)
@@ -502,7 +502,7 @@ def test_with_a_taught_die_a_box_is_dropped_only_if_it_matches_no_taught_face(re
     # The classifier never learned the taught symbols, so its "not a die" alone does not drop
     # a box while a taught die is in use: the box is kept when it matches a taught face.
     rng = np.random.default_rng(5)
-    table = render.background(rng, 480, 640).astype(np.uint8)  # no die: "not a die"
+    table = scenes.background(rng, 480, 640).astype(np.uint8)  # no die: "not a die"
     box = (300, 200, 360, 260)
     assert reader.classes[int(reader.classify(table, [box])[0][0].argmax())] == "not-a-die"
     emb = reader.symbol_embeddings(table, [box])
@@ -533,7 +533,7 @@ def test_dice_found_in_a_picture_are_read_from_its_larger_detail(reader):
     is refused, saying so."""
     rng = np.random.default_rng(8)
     faces = [render.Face("pips", v) for v in (5, 3, 6)]
-    big, _ = render.scene(rng, 960, 1280, faces=faces, size_range=(70, 90))
+    big, _ = scenes.scene(rng, 960, 1280, faces=faces, size_range=(70, 90))
     small = cv2.resize(big, (640, 480), interpolation=cv2.INTER_AREA)
     alone = reader.read(small)
     assert sorted(d.value for d in alone) == [3, 5, 6]
@@ -541,7 +541,7 @@ def test_dice_found_in_a_picture_are_read_from_its_larger_detail(reader):
     assert [(d.box, d.value) for d in read] == [(d.box, d.value) for d in alone]
     assert [d.confidence for d in read] != [d.confidence for d in alone]  # other crops
     # the faces come from the detail: a bare table there holds no die where they were found
-    bare = render.background(np.random.default_rng(8), 960, 1280).astype(np.uint8)
+    bare = scenes.background(np.random.default_rng(8), 960, 1280).astype(np.uint8)
     assert reader.read(small, bare) == []
     assert [d.box for d in reader.read_boxes(small, [alone[0].box], big)] == [alone[0].box]
     assert reader.read_boxes(small, [alone[0].box], bare) == []
@@ -619,7 +619,7 @@ def models_with_card(tmp_path, **change) -> Path:
 def test_an_upright_classifier_is_read_with_its_up_kept(tmp_path):
     """dice.json "looks": "upright": each crop is read as it is and turned UPRIGHT_TURN
     degrees either way (never a quarter turn, never mirrored), the three answers averaged."""
-    img, dice = render.scene(np.random.default_rng(21), 480, 640, count=3)
+    img, dice = scenes.scene(np.random.default_rng(21), 480, 640, count=3)
     boxes = [d.box for d in dice]
     turns = DiceReader(models_with_card(tmp_path / "t", looks="turns"))
     upright = DiceReader(models_with_card(tmp_path / "u", looks="upright"))
@@ -681,7 +681,7 @@ def test_a_die_still_unsure_is_given_the_second_opinion(tmp_path):
     the two readings, renormalised; a die read with confidence never asks it, and a reader
     whose card names none asks nobody."""
     rng = np.random.default_rng(3)
-    img, (die,) = render.scene(rng, 480, 640, faces=[render.Face("pips", 4)], size_range=(50, 70))
+    img, (die,) = scenes.scene(rng, 480, 640, faces=[render.Face("pips", 4)], size_range=(50, 70))
     assert DiceReader(models_with_card(tmp_path / "none", second_opinion=None))._opinions == []
     sure = DiceReader(with_opinion(tmp_path / "sure"))
     unsure = DiceReader(with_opinion(tmp_path / "unsure", min_confidence=0.999999))
@@ -714,7 +714,7 @@ def test_opinions_in_a_list_are_asked_in_turn_about_the_faces_still_unsure(tmp_p
     geometric mean. A face an opinion settles never asks the next."""
     rng = np.random.default_rng(3)
     faces = [render.Face("pips", 4), render.Face("pips", 2)]
-    img, dice = render.scene(rng, 480, 640, faces=faces, size_range=(50, 70))
+    img, dice = scenes.scene(rng, 480, 640, faces=faces, size_range=(50, 70))
     boxes = [d.box for d in dice]
     chain = [
         {"file": "dice-opinion.onnx", "looks": "upright"},
@@ -827,7 +827,7 @@ def test_a_face_read_with_confidence_that_the_veto_reads_as_another_is_made_unsu
     die", changes nothing, and it is never asked about a face already unsure."""
     rng = np.random.default_rng(3)
     faces = [render.Face("pips", 4), render.Face("pips", 2)]
-    img, dice = render.scene(rng, 480, 640, faces=faces, size_range=(50, 70))
+    img, dice = scenes.scene(rng, 480, 640, faces=faces, size_range=(50, 70))
     boxes = [d.box for d in dice]
     assert DiceReader(models_with_card(tmp_path / "none", veto=None))._veto is None
     reader = DiceReader(with_veto(tmp_path / "veto"))
@@ -932,7 +932,7 @@ def test_the_card_may_name_a_detector_of_its_own_for_the_coarse_pass(tmp_path):
 
     reader._detector = Seen(reader._detector, "full")
     reader._coarse = (Seen(reader._coarse[0], "coarse"), reader._coarse[1])
-    img, dice = render.scene(np.random.default_rng(5), 480, 640, count=3)
+    img, dice = scenes.scene(np.random.default_rng(5), 480, 640, count=3)
     got = reader.read(img)
     assert seen == {"full": [(384, 512)], "coarse": [(128, 160)]}
     # the coarse detector is the full one's file here: the same reading as a card naming none

@@ -24,6 +24,7 @@ from companion.vision.evaluate import (
     speed,
     wrong_share,
 )
+from companion.vision.fonts import NumeralFonts
 from companion.vision.reader import DiceReader, DieReading, model_dir
 from tests.integration.test_reader import GOLDEN, MISREAD, models_with_card
 
@@ -513,17 +514,14 @@ def test_models_are_not_compared_on_the_held_out_split(tmp_path, capsys):
 
 
 def test_the_numerals_benchmark_reads_dice_in_each_font_family(monkeypatch):
-    from companion.vision import render
     from companion.vision.evaluate import KINDS, bench_numerals
 
     drawn = []
-    draw = render.NumeralFonts.draw
-    monkeypatch.setattr(
-        render.NumeralFonts, "draw", lambda self, *a: drawn.append(self) or draw(self, *a)
-    )
+    draw = NumeralFonts.draw
+    monkeypatch.setattr(NumeralFonts, "draw", lambda self, *a: drawn.append(self) or draw(self, *a))
     dejavu = Path("/usr/share/fonts/truetype/dejavu")  # fonts-dejavu-core: make test installs it
     fonts = [dejavu / "DejaVuSans-Bold.ttf", dejavu / "DejaVuSans.ttf", dejavu / "DejaVuSerif.ttf"]
-    out = bench_numerals(render.NumeralFonts(fonts), seeds=2)
+    out = bench_numerals(NumeralFonts(fonts), seeds=2)
     assert out["fonts"] == {"files": 3, "families": 2}
     assert sorted(out["families"]) == ["DejaVuSans", "DejaVuSerif"]
     for counts in [out["all"], out["opencv_faces"], *out["families"].values()]:
@@ -538,12 +536,11 @@ def test_the_third_classifier_reads_numerals_in_fonts_the_first_two_never_learne
     """The shipped card's last opinion (dice-opinion2.onnx, trained with numerals in many
     fonts, DejaVu among them) reads numerals the first two leave unsure: the same dice read
     with the card's first opinion only are read right less often, and never wrong less."""
-    from companion.vision import render
     from companion.vision.evaluate import bench_numerals
 
     dejavu = Path("/usr/share/fonts/truetype/dejavu")  # fonts-dejavu-core: make test installs it
     names = ["Sans", "Sans-Bold", "Serif", "Serif-Bold", "SansMono"]
-    fonts = render.NumeralFonts([dejavu / f"DejaVu{name}.ttf" for name in names])
+    fonts = NumeralFonts([dejavu / f"DejaVu{name}.ttf" for name in names])
     shutil.copytree(model_dir(), tmp_path / "models", ignore=shutil.ignore_patterns("__*"))
     card = json.loads((tmp_path / "models" / "dice.json").read_text())
     assert [o["file"] for o in card["second_opinion"]] == [
@@ -565,12 +562,11 @@ def test_the_veto_makes_numerals_misread_with_confidence_unsure(tmp_path):
     another face with confidence (a 5 as a 3, a 6 as a 5), are reported unsure instead, for a
     player to confirm; the same dice read without the veto are wrong with confidence at least
     twice as often, and read right no more often."""
-    from companion.vision import render
     from companion.vision.evaluate import bench_numerals
 
     dejavu = Path("/usr/share/fonts/truetype/dejavu")  # fonts-dejavu-core: make test installs it
     names = ["Sans", "Sans-Bold", "Serif", "Serif-Bold", "SansMono"]
-    fonts = render.NumeralFonts([dejavu / f"DejaVu{name}.ttf" for name in names])
+    fonts = NumeralFonts([dejavu / f"DejaVu{name}.ttf" for name in names])
     shutil.copytree(model_dir(), tmp_path / "models", ignore=shutil.ignore_patterns("__*"))
     card = json.loads((tmp_path / "models" / "dice.json").read_text())
     assert card["veto"] == {"file": "dice-opinion2.onnx", "looks": "upright", "confidence": 0.7}

@@ -16,7 +16,7 @@ from companion.demo import FRAMES_PER_ROLL, demo_frames
 from companion.demo import ROLLS as DEMO_ROLLS
 from companion.device import Device
 from companion.engine.store import EventStore
-from companion.vision import render
+from companion.vision import render, scenes
 from companion.vision.camera import CameraSupervisor, ReplayCamera, explain
 from companion.vision.reader import DiceReader
 from companion.vision.settle import Settler
@@ -37,7 +37,7 @@ def demo_folder(tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def rolls_folder(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("rolls")
-    for i, frame in enumerate(render.roll_sequence(99, ROLLS)):
+    for i, frame in enumerate(scenes.roll_sequence(99, ROLLS)):
         cv2.imwrite(str(folder / f"f{i:03d}.png"), frame)
     return folder
 
@@ -46,7 +46,7 @@ def test_read_prints_one_json_object_per_image(config, tmp_path, capsys):
     rng = np.random.default_rng(5)
     paths = []
     for i, values in enumerate(([3, 5], [6, 1, 2])):
-        img, _ = render.scene(
+        img, _ = scenes.scene(
             rng, 480, 640, faces=[render.Face("pips", v) for v in values], size_range=(60, 66)
         )
         paths.append(tmp_path / f"roll{i}.jpg")
@@ -67,7 +67,7 @@ def test_read_prints_one_json_object_per_image(config, tmp_path, capsys):
 def test_read_without_json_prints_a_line_a_picture(config, tmp_path, capsys):
     rng = np.random.default_rng(5)
     for name, values in (("one.png", [4]), ("three.png", [6, 1, 2])):
-        img, _ = render.scene(
+        img, _ = scenes.scene(
             rng, 480, 640, faces=[render.Face("pips", v) for v in values], size_range=(60, 66)
         )
         cv2.imwrite(str(tmp_path / name), img)
@@ -94,7 +94,7 @@ def test_read_takes_pictures_as_phones_and_editors_write_them(config, tmp_path, 
     """A JPEG a phone stored turned (EXIF orientation), a PNG with transparency, a 16-bit PNG
     and a grey JPEG: each is read as a viewer shows it, boxes in that picture's pixels."""
     rng = np.random.default_rng(5)
-    img, _ = render.scene(
+    img, _ = scenes.scene(
         rng, 480, 640, faces=[render.Face("pips", v) for v in (3, 5)], size_range=(60, 66)
     )
     turned = tmp_path / "phone.jpg"
@@ -134,7 +134,7 @@ def test_read_takes_a_folder_as_the_pictures_in_it(config, tmp_path, capsys):
     photos = tmp_path / "photos"
     (photos / "older").mkdir(parents=True)
     for name, values in (("b.PNG", [4]), ("a.jpg", [2, 6])):
-        img, _ = render.scene(
+        img, _ = scenes.scene(
             rng, 480, 640, faces=[render.Face("pips", v) for v in values], size_range=(60, 66)
         )
         cv2.imwrite(str(photos / name.lower()), img)
@@ -185,7 +185,7 @@ def test_read_names_phone_formats_opencv_cannot_read(config, tmp_path, capsys):
 def test_read_says_when_a_jpeg_is_cut_short_and_reads_what_it_holds(config, tmp_path, capsys):
     # OpenCV decodes a JPEG cut short (a copy broken off) with the missing rows grey, and
     # libjpeg's own warning does not say which file: the reader names it.
-    img, _ = render.scene(
+    img, _ = scenes.scene(
         np.random.default_rng(8), 480, 640, faces=[render.Face("pips", 3)], size_range=(60, 66)
     )
     whole = cv2.imencode(".jpg", img)[1].tobytes()
@@ -215,7 +215,7 @@ def test_read_never_draws_over_a_picture_and_names_a_bad_annotate_folder(config,
     rng = np.random.default_rng(5)
     photos = []
     for folder, value in (("a", 3), ("b", 5)):
-        img, _ = render.scene(
+        img, _ = scenes.scene(
             rng, 480, 640, faces=[render.Face("pips", value)], size_range=(60, 66)
         )
         (tmp_path / folder).mkdir()
@@ -243,7 +243,7 @@ def test_read_never_draws_over_a_picture_and_names_a_bad_annotate_folder(config,
 
 
 def test_read_says_when_a_drawn_image_cannot_be_written(config, tmp_path, capsys):
-    img, _ = render.scene(
+    img, _ = scenes.scene(
         np.random.default_rng(5), 480, 640, faces=[render.Face("pips", 2)], size_range=(60, 66)
     )
     cv2.imwrite(str(tmp_path / "roll.png"), img)
@@ -299,7 +299,7 @@ def test_watch_reads_a_video_or_a_replay_to_its_end_and_stops(config, tmp_path, 
     # A recorded game: at its end watch used to say "stopped giving frames (unplugged?)",
     # open it again two seconds later and print its rolls once more, for ever; a folder of
     # frames started again at once.
-    frames = list(render.roll_sequence(99, ROLLS[:1]))
+    frames = list(scenes.roll_sequence(99, ROLLS[:1]))
     video = tmp_path / "game.avi"
     writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 10, (640, 480))
     for frame in frames:
@@ -326,7 +326,7 @@ def test_watch_reads_a_video_or_a_replay_to_its_end_and_stops(config, tmp_path, 
 def test_watch_gives_a_roll_left_to_confirm_again_once_a_second_look_reads_it(
     config, tmp_path, capsys
 ):
-    frames = list(render.roll_sequence(99, ROLLS[:1]))
+    frames = list(scenes.roll_sequence(99, ROLLS[:1]))
     rest = frames[-1]
     hidden = rest.copy()  # the die at the left hidden as the camera's noise would flicker it
     x0, y0, x1, y1 = min((d.box for d in DiceReader().read(rest)), key=lambda b: b[0])
@@ -376,7 +376,7 @@ class CountingReader(DiceReader):
 
 
 def test_dice_left_at_rest_are_not_read_again_until_the_picture_changes(tmp_path):
-    frames = list(render.roll_sequence(99, ROLLS))
+    frames = list(scenes.roll_sequence(99, ROLLS))
     per_roll = len(frames) // len(ROLLS)
     rng = np.random.default_rng(3)
     # the first roll's dice left on the table for 40 frames, with a camera's sensor noise
@@ -406,7 +406,7 @@ def test_dice_left_at_rest_are_not_read_again_until_the_picture_changes(tmp_path
 
 
 def test_dice_of_a_roll_left_unsure_are_read_a_few_windows_more_then_left_alone(tmp_path):
-    frames = list(render.roll_sequence(99, ROLLS[:1]))
+    frames = list(scenes.roll_sequence(99, ROLLS[:1]))
     rng = np.random.default_rng(4)
     left = [
         np.clip(frames[-1] + rng.normal(0, 2, frames[0].shape), 0, 255).astype(np.uint8)
@@ -448,7 +448,7 @@ def test_the_faces_of_a_roll_are_read_from_the_cameras_larger_picture(tmp_path):
     """A camera that gives each frame at a higher resolution too (the Pi camera's main
     stream): the watcher finds the dice in the analysis frame and the reader reads their
     faces from the larger picture of the same frame, and the roll is still given."""
-    for i, frame in enumerate(render.roll_sequence(99, ROLLS[:1])):
+    for i, frame in enumerate(scenes.roll_sequence(99, ROLLS[:1])):
         big = cv2.resize(frame, None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC)
         cv2.imwrite(str(tmp_path / f"f{i:03d}.png"), big)
     given = []
@@ -612,7 +612,7 @@ def write_shows(folder, faces, count, seed=0, stride=100, size=(55, 70)) -> None
         for k in range(count):
             rng = np.random.default_rng(seed + stride * i + k)
             face = render.Face("symbol", symbol)
-            img, _ = render.scene(rng, 480, 640, faces=[face], size_range=size)
+            img, _ = scenes.scene(rng, 480, 640, faces=[face], size_range=size)
             cv2.imwrite(str(folder / name / f"{k}.png"), img)
 
 
@@ -629,7 +629,7 @@ def read_throws(tmp_path, capsys) -> tuple[int, int, list]:
     for k in range(6):
         rng = np.random.default_rng(9000 + k)
         faces = [render.Face("symbol", SYMBOLS[(k + j) % 3]) for j in range(3)]
-        img, dice = render.scene(rng, 480, 640, faces=faces, size_range=(55, 70))
+        img, dice = scenes.scene(rng, 480, 640, faces=faces, size_range=(55, 70))
         path = tmp_path / f"throw{k}.png"
         cv2.imwrite(str(path), img)
         main(["read", "--json", "--die", "tribes", str(path)])
@@ -710,7 +710,7 @@ def test_teach_from_the_camera_asks_for_each_face_in_turn(config, tmp_path, caps
                 for j in range(4):
                     cv2.imwrite(str(camera / f"{i}{k}{t}{j}.png"), empty)
                 rng = np.random.default_rng(500 + 10 * i + k)
-                img, _ = render.scene(
+                img, _ = scenes.scene(
                     rng, 480, 640, faces=[render.Face("symbol", name)], size_range=(55, 70)
                 )
                 last = empty if (i, k, t) == (0, 1, 0) else img
@@ -732,7 +732,7 @@ def test_teach_from_the_camera_asks_for_each_face_in_turn(config, tmp_path, caps
     assert asked == [*expected[:2], again, *expected[2:]]
     capsys.readouterr()
     rng = np.random.default_rng(777)  # a new throw of one die, never shown while teaching
-    img, _ = render.scene(
+    img, _ = scenes.scene(
         rng, 480, 640, faces=[render.Face("symbol", SYMBOLS[1])], size_range=(55, 70)
     )
     cv2.imwrite(str(tmp_path / "throw.png"), img)
@@ -746,7 +746,7 @@ def test_teach_from_the_camera_without_a_keyboard_says_so_and_saves_nothing(
     # Run from a service or a pipe, stdin is closed: input() raised EOFError, a traceback.
     camera = tmp_path / "camera"
     camera.mkdir()
-    img, _ = render.scene(
+    img, _ = scenes.scene(
         np.random.default_rng(500), 480, 640, faces=[render.Face("symbol", SYMBOLS[0])]
     )
     cv2.imwrite(str(camera / "a.png"), img)
@@ -770,7 +770,7 @@ def test_teach_from_the_camera_without_a_keyboard_says_so_and_saves_nothing(
 def test_teach_refuses_two_faces_that_look_the_same(config, tmp_path, capsys):
     shows = tmp_path / "shows"
     rng = np.random.default_rng(3)
-    img, _ = render.scene(rng, 480, 640, faces=[render.Face("symbol", "moon")], size_range=(55, 70))
+    img, _ = scenes.scene(rng, 480, 640, faces=[render.Face("symbol", "moon")], size_range=(55, 70))
     for name in ("fish", "wood"):  # the same picture shown for two faces
         (shows / name).mkdir(parents=True)
         cv2.imwrite(str(shows / name / "0.png"), img)
@@ -849,7 +849,7 @@ def test_a_die_taught_with_another_model_must_be_taught_again(config, tmp_path, 
     faces = {"fish": [1.0] + [0.0] * 63, "wood": [0.0, 1.0] + [0.0] * 62}
     saved = {"name": "old", "model": "0123456789abcdef", "max_distance": 0.25, "faces": faces}
     (dice / "old.json").write_text(json.dumps(saved))
-    img, _ = render.scene(np.random.default_rng(4), 240, 320, count=1)
+    img, _ = scenes.scene(np.random.default_rng(4), 240, 320, count=1)
     cv2.imwrite(str(tmp_path / "one.png"), img)
     assert main(["read", "--die", "old", str(tmp_path / "one.png")]) == 2
     err = capsys.readouterr().err

@@ -3,7 +3,8 @@
 import numpy as np
 import pytest
 
-from companion.vision import render
+from companion.vision import render, scenes
+from companion.vision.fonts import NumeralFonts
 
 WHITE, BLACK = np.float32([235, 235, 235]), np.float32([10, 10, 10])
 SIX = render.Face("pips", 6)
@@ -58,9 +59,9 @@ def test_the_default_scene_has_no_side_faces():
     original = render._draw_sides
     render._draw_sides = lambda *a: calls.append(a) or original(*a)
     try:
-        render.scene(np.random.default_rng(3), 256, 256, count=4)
+        scenes.scene(np.random.default_rng(3), 256, 256, count=4)
         assert calls == []
-        render.scene(np.random.default_rng(3), 256, 256, count=4, sides=True)
+        scenes.scene(np.random.default_rng(3), 256, 256, count=4, sides=True)
         assert calls
     finally:
         render._draw_sides = original
@@ -78,7 +79,7 @@ def numeral_tile(seed: int, value: int, fonts=None):
 
 
 def test_numerals_are_drawn_in_font_files_when_given():
-    fonts = render.NumeralFonts([DEJAVU, SERIF], share=1.0)
+    fonts = NumeralFonts([DEJAVU, SERIF], share=1.0)
     assert len(fonts) == 2 and sorted(fonts.families) == ["DejaVuSans", "DejaVuSerif"]
     for value in range(1, 7):
         for seed in range(5):
@@ -94,25 +95,25 @@ def test_numerals_are_drawn_in_font_files_when_given():
 
 
 def test_a_scene_passes_its_fonts_to_every_die():
-    fonts = render.NumeralFonts([DEJAVU], share=1.0)
+    fonts = NumeralFonts([DEJAVU], share=1.0)
     faces = [render.Face("numeral", v) for v in (2, 5)]
     drawn = []
-    original = render.NumeralFonts.draw
-    render.NumeralFonts.draw = lambda self, rng, canvas, value: (
+    original = NumeralFonts.draw
+    NumeralFonts.draw = lambda self, rng, canvas, value: (
         drawn.append(value) or original(self, rng, canvas, value)
     )
     try:
-        render.scene(np.random.default_rng(4), 256, 256, faces=faces, fonts=fonts, sides=True)
+        scenes.scene(np.random.default_rng(4), 256, 256, faces=faces, fonts=fonts, sides=True)
     finally:
-        render.NumeralFonts.draw = original
+        NumeralFonts.draw = original
     assert {2, 5} <= set(drawn) and len(drawn) > 2  # top faces, and side faces too
 
 
 def test_a_font_file_that_is_missing_or_not_a_font_is_refused(tmp_path):
     with pytest.raises(FileNotFoundError, match=r"nowhere\.ttf does not exist"):
-        render.NumeralFonts([tmp_path / "nowhere.ttf"])
+        NumeralFonts([tmp_path / "nowhere.ttf"])
     (tmp_path / "notes.ttf").write_text("not a font")
     with pytest.raises(ValueError, match=r"notes\.ttf is not a TrueType or OpenType font"):
-        render.NumeralFonts([tmp_path / "notes.ttf"])
+        NumeralFonts([tmp_path / "notes.ttf"])
     with pytest.raises(ValueError, match="no font files given"):
-        render.NumeralFonts([])
+        NumeralFonts([])

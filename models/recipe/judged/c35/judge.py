@@ -15,7 +15,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).parent.parent))
 from judging import reader_at, verdict
 
-from companion.vision import render
+from companion.vision import scenes
 from companion.vision.evaluate import load_split, match
 from companion.vision.reader import DiceReader, model_dir
 
@@ -44,7 +44,7 @@ def wide_shots():
     for seed in range(90000, 90040):
         rng = np.random.default_rng(seed)
         count = int(rng.integers(3, 9))
-        img, dice = render.scene(
+        img, dice = scenes.scene(
             rng, 2400, 3200, count=count, size_range=(40, 125), mess=6 if seed % 2 else 0
         )
         yield img, [(d.face.label, d.box) for d in dice]

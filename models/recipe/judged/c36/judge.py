@@ -15,7 +15,7 @@ sys.path.insert(0, str(Path(__file__).parent.parent / "c35"))
 from judge import run, shipped_reader
 from judging import no_more_on_no_die, read_right, verdict
 
-from companion.vision import render
+from companion.vision import scenes
 from companion.vision.evaluate import despeckle, load_split
 from companion.vision.reader import DiceReader, model_dir
 
@@ -24,11 +24,11 @@ RULE_COMMIT = "a2187aa"
 
 def shots(seeds, h, w, dice, sizes, mess, **scene):
     """Rendered shots, one a seed: ``dice`` (a range) dice of ``sizes`` (a range of px),
-    ``mess(seed)`` things that are not dice; ``scene``, more of render.scene's options."""
+    ``mess(seed)`` things that are not dice; ``scene``, more of scenes.scene's options."""
     for seed in seeds:
         rng = np.random.default_rng(seed)
         count = int(rng.integers(*dice))
-        img, found = render.scene(
+        img, found = scenes.scene(
             rng, h, w, count=count, size_range=sizes, mess=mess(seed), **scene
         )
         yield img, [(d.face.label, d.box) for d in found]

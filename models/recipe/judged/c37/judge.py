@@ -14,7 +14,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).parent.parent))
 from judging import count_photo, enlarged, no_more_on_no_die, read_right, verdict
 
-from companion.vision import render
+from companion.vision import scenes
 from companion.vision.evaluate import load_split
 from companion.vision.reader import DiceReader, model_dir
 
@@ -43,7 +43,7 @@ def one_set(seeds):
         rng = np.random.default_rng(seed)
         lo = rng.uniform(40, 125)
         count = int(rng.integers(3, 9))
-        img, found = render.scene(
+        img, found = scenes.scene(
             rng, 2400, 3200, count=count, size_range=(lo, 1.4 * lo), mess=8 * (seed % 2)
         )
         yield img, [(d.face.label, d.box) for d in found]

@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 
 sys.path.insert(0, "models/recipe/judged")
-from companion.vision import render
+from companion.vision import scenes
 from companion.vision.reader import DiceReader, model_dir
 
 spec = importlib.util.spec_from_file_location("judge_c37", "models/recipe/judged/c37/judge.py")
@@ -21,11 +21,11 @@ cand = DiceReader(model_dir(), threads=1)
 pics = []
 for seed in (61000, 61001, 61002):
     rng = np.random.default_rng(seed)
-    img, _ = render.scene(rng, 3000, 4000, count=5, size_range=(160, 320), mess=8)
+    img, _ = scenes.scene(rng, 3000, 4000, count=5, size_range=(160, 320), mess=8)
     pics.append(("phone-size", img))
 for seed in (61003, 61004):
     rng = np.random.default_rng(seed)
-    img, _ = render.scene(rng, 2400, 3200, count=6, size_range=(40, 125), mess=8)
+    img, _ = scenes.scene(rng, 2400, 3200, count=6, size_range=(40, 125), mess=8)
     pics.append(("wide", img))
 g = cv2.imread("tests/data/dice/epanemu-train_dice_283_jpg.jpg")
 pics.append(("283 at 6x", cv2.resize(g, None, fx=6, fy=6)))

@@ -17,8 +17,9 @@ sys.path.insert(0, str(Path(__file__).parent.parent))
 import judging
 from judging import earlier_judge, verdict
 
-from companion.vision import render
+from companion.vision import scenes
 from companion.vision.evaluate import bench_numerals, despeckle, load_split
+from companion.vision.fonts import NumeralFonts, font_list
 from companion.vision.reader import DiceReader
 
 RULE_COMMIT = "d6a9543"
@@ -67,7 +68,7 @@ def rendered(change, quality: int):
     for seed in range(106000, 106060):
         rng = np.random.default_rng(seed)
         count = int(rng.integers(3, 9))
-        img, dice = render.scene(
+        img, dice = scenes.scene(
             rng, 480, 640, count=count, size_range=(30, 90), mess=6 if seed % 2 else 0
         )
         yield through_jpeg(change(img), quality), [(d.face.label, d.box) for d in dice]
@@ -164,9 +165,7 @@ def main(data: Path, models: Path) -> None:
         ms,
         [(f"{ms['C42']} <= 1.03 x {ms['shipped']}", ms["C42"] <= 1.03 * ms["shipped"])],
     )
-    fonts = render.NumeralFonts(
-        render.font_list(Path("models/recipe/heldout-fonts.txt")), share=1.0
-    )
+    fonts = NumeralFonts(font_list(Path("models/recipe/heldout-fonts.txt")), share=1.0)
     numerals = bench_numerals(fonts, models)["all"]
     verdict(
         "g: numerals in the held-out fonts",

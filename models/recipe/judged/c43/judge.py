@@ -13,8 +13,8 @@ sys.path.insert(0, str(Path(__file__).parent.parent))
 import judging
 from judging import at_most, earlier_judge, more, verdict
 
-from companion.vision import render
 from companion.vision.evaluate import bench_numerals, load_split
+from companion.vision.fonts import NumeralFonts, font_list
 from companion.vision.reader import DiceReader, model_dir
 
 RULE_COMMIT = "a58451e"
@@ -102,9 +102,7 @@ def main(data: Path, models: Path) -> None:
         "C43",
         [("e: dev as they are", "as they are", judging.AS_THEY_ARE_AND_BLURRED[0][2])],
     )
-    fonts = render.NumeralFonts(
-        render.font_list(Path("models/recipe/heldout-fonts.txt")), share=1.0
-    )
+    fonts = NumeralFonts(font_list(Path("models/recipe/heldout-fonts.txt")), share=1.0)
     numerals = bench_numerals(fonts, models)
     held, opencv = numerals["all"], numerals["opencv_faces"]
     verdict(

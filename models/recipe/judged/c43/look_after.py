@@ -13,8 +13,8 @@ import cv2
 sys.path.insert(0, str(Path(__file__).parent.parent))
 import judging
 
-from companion.vision import render
 from companion.vision.evaluate import bench_numerals, compare, match
+from companion.vision.fonts import NumeralFonts, font_list
 from companion.vision.reader import DiceReader, model_dir
 
 judge = judging.earlier_judge("c43")
@@ -42,9 +42,7 @@ def main(data: Path, models: Path) -> None:
         print(f"({label})", json.dumps(judge.run(readers, pictures), indent=1), flush=True)
     dev = judging.figures(compare(data, "dev", models, model_dir()), "C43")
     print("(e: dev as they are)", json.dumps(dev, indent=1), flush=True)
-    fonts = render.NumeralFonts(
-        render.font_list(Path("models/recipe/heldout-fonts.txt")), share=1.0
-    )
+    fonts = NumeralFonts(font_list(Path("models/recipe/heldout-fonts.txt")), share=1.0)
     numerals = bench_numerals(fonts, models)
     print(
         "(f: numerals)",

@@ -18,7 +18,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).parent.parent))
 from judging import passes_marked
 
-from companion.vision import render
+from companion.vision import scenes
 from companion.vision.evaluate import match
 from companion.vision.reader import DiceReader, box_side
 
@@ -32,7 +32,7 @@ def main(out: Path | None) -> None:
         rng = np.random.default_rng(seed)
         count = int(rng.integers(2, 7))
         things: list = []
-        img, dice = render.scene(
+        img, dice = scenes.scene(
             rng, 3000, 4000, count=count, size_range=(160, 320), mess=8, things=things
         )
         truth = [(d.face.label, d.box) for d in dice]

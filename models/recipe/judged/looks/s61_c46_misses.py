@@ -19,7 +19,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).parent.parent))
 from judging import reader_at
 
-from companion.vision import render
+from companion.vision import scenes
 from companion.vision.evaluate import match
 
 
@@ -31,7 +31,7 @@ def main() -> None:
     for seed in range(110300, 110340):
         rng = np.random.default_rng(seed)
         count = int(rng.integers(61, 121))
-        img, dice = render.scene(
+        img, dice = scenes.scene(
             rng, 480, 640, count=count, size_range=(18, 32), mess=6 * (seed % 2)
         )
         truth = [(d.face.label, d.box) for d in dice]
