@@ -99,8 +99,8 @@ def run(what: str, args) -> int:
 
         print(json.dumps(bench_watch(), indent=2))
     elif what == "numerals":
+        from companion.bench_numerals import bench_numerals
         from companion.errors import CompanionError
-        from companion.vision.evaluate import bench_numerals
         from companion.vision.fonts import NumeralFonts, font_list
 
         if not args.fonts:
@@ -116,8 +116,9 @@ def run(what: str, args) -> int:
         models = Path(args.models) if args.models else None
         print(json.dumps(bench_numerals(fonts, models), indent=2))
     elif what in ("vision", "settle"):
+        from companion import bench_vision
         from companion.errors import CompanionError
-        from companion.vision import evaluate
+        from companion.vision.evaluate import calibrate
 
         if not args.data:
             raise CompanionError(
@@ -148,7 +149,7 @@ def run(what: str, args) -> int:
                     "--pi-streams, --against or --calibrate",
                     code="bench/bad-enlarge",
                 )
-            found = evaluate.bench_enlarged(Path(args.data), args.split, models, args.enlarge)
+            found = bench_vision.bench_enlarged(Path(args.data), args.split, models, args.enlarge)
             print(json.dumps(found, indent=2))
             return 0
         if args.against:
@@ -159,17 +160,17 @@ def run(what: str, args) -> int:
                     "chosen)",
                     code="bench/heldout-compare",
                 )
-            how = evaluate.compare_streams if args.pi_streams else evaluate.compare
+            how = bench_vision.compare_streams if args.pi_streams else bench_vision.compare
             found = how(Path(args.data), args.split, models, Path(args.against))
             print(json.dumps(found, indent=2))
             return 0
         if args.pi_streams:
-            found = evaluate.bench_streams(Path(args.data), args.split, models)
+            found = bench_vision.bench_streams(Path(args.data), args.split, models)
             print(json.dumps(found, indent=2))
             return 0
         if args.calibrate:
-            found = evaluate.calibrate(DiceReader(models), Path(args.data), models / "dice.json")
+            found = calibrate(DiceReader(models), Path(args.data), models / "dice.json")
             print(json.dumps(found, indent=2))
             return 0
-        print(json.dumps(evaluate.bench_vision(Path(args.data), args.split, models), indent=2))
+        print(json.dumps(bench_vision.bench_vision(Path(args.data), args.split, models), indent=2))
     return 0

@@ -1,12 +1,7 @@
-"""``companion bench vision``: the dice reader measured on labelled real photos.
-
-    companion bench vision --data ../shared/data/dice [--split heldout]
-
-For every photo set in --data (folders with a labels.csv, see its README) it reads
-the photos of one split and reports die recall, precision, value accuracy, the share
-of photos read entirely right (and what went wrong in the others), and speed: the
-median milliseconds to read a 640x640 frame on one thread, next to the median
-milliseconds to decode the same JPEG, and the peak resident memory.
+"""The dice reader measured on labelled real photos: the photo sets and their splits,
+matching the dice read to the labelled ones, the rates reported, the speed, and picking the
+thresholds (``calibrate``). ``companion bench vision`` (``companion/bench_vision.py``) reports
+them.
 
 Matching: a reported die matches a labelled one when their centres are closer than
 half the larger of the two boxes' longer sides, each die used once, nearest first.
@@ -20,10 +15,6 @@ source photo, so that no copy of a dev photo is trained on), ``--split train`` t
 the train photos;
 ``--calibrate`` picks the thresholds on that split and writes them into the model
 card's dice.json. Nothing is ever tuned on the held-out split.
-
-``--pi-streams`` reads the photo sets as the Pi camera gives a frame: the dice found in
-each photo at half its size (the 640x480 analysis stream of a 1280x960 main stream), their
-faces read from that picture, and then from the photo itself (the main stream).
 """
 
 from __future__ import annotations
@@ -31,9 +22,7 @@ from __future__ import annotations
 import csv
 import itertools
 import json
-import math
 import re
-import resource
 import statistics
 import time
 import zlib
@@ -44,10 +33,8 @@ import cv2
 import numpy as np
 
 from companion.errors import VisionError
-from companion.vision import render, scenes
-from companion.vision.fonts import NumeralFonts
 from companion.vision.pictures import as_bgr
-from companion.vision.reader import DiceReader, DieReading, model_dir
+from companion.vision.reader import DiceReader, DieReading
 
 CROP_SETS = {"chase_casino": 1.0, "tomitomi3": 0.46}  # share of the crop the die fills
 
@@ -261,6 +248,19 @@ def _rates(t: dict) -> dict:
     return rates
 
 
+WIDTHS = (16, 25, 40)  # the bands of die widths in pixels ``by_width`` counts in
+
+
+def width_band(side: float) -> str:
+    """The band of WIDTHS a die ``side`` pixels wide falls in: "under 16", "16 to 25", ..."""
+    if side < WIDTHS[0]:
+        return f"under {WIDTHS[0]}"
+    for low, high in itertools.pairwise(WIDTHS):
+        if side < high:
+            return f"{low} to {high}"
+    return f"{WIDTHS[-1]} and over"
+
+
 SPEED_PASSES = 5  # timed passes over the speed frames (``speed``)
 
 
@@ -356,163 +356,3 @@ def calibrate(reader: DiceReader, data: Path, card: Path) -> dict:
     values.update({"detect_threshold": best[1], "min_confidence": chosen})
     card.write_text(json.dumps(values, indent=1) + "\n")
     return {"detect_threshold": best[1], "min_confidence": chosen}
-
-
-def bench_vision(data: Path, split: str = "heldout", models: Path | None = None) -> dict:
-    reader = DiceReader(models or model_dir(), threads=1)
-    out = evaluate(reader, data, split)
-    out["speed"] = speed(reader, data)
-    out["peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
-    out["thresholds"] = {
-        "detect": reader.detect_threshold,
-        "min_confidence": reader.min_confidence,
-        "faint": reader.faint_threshold,
-        "second_look": list(reader.second_look),
-    }
-    return out
-
-
-WIDTHS = (16, 25, 40)  # the bands of die widths in pixels ``by_width`` counts in
-
-
-def width_band(side: float) -> str:
-    """The band of WIDTHS a die ``side`` pixels wide falls in: "under 16", "16 to 25", ..."""
-    if side < WIDTHS[0]:
-        return f"under {WIDTHS[0]}"
-    for low, high in itertools.pairwise(WIDTHS):
-        if side < high:
-            return f"{low} to {high}"
-    return f"{WIDTHS[-1]} and over"
-
-
-# The Pi camera's two streams, as --pi-streams reads a photo: the dice found in it shrunk to
-# half its side (the analysis stream), their faces read from that picture or from the photo
-ANALYSIS_SCALE = 0.5
-STREAM_WAYS = (("faces_from_the_analysis_picture", False), ("faces_from_the_photo", True))
-
-
-def bench_streams(data: Path, split: str, models: Path, shrink: float = ANALYSIS_SCALE) -> dict:
-    """The photo sets read as the Pi camera's two streams give a frame: the dice found in
-    the photo at ``shrink`` of its size (the analysis stream), their faces read from that
-    picture, and then from the photo itself (the main stream, ``DiceReader.read``'s
-    ``detail``)."""
-    reader = DiceReader(models, threads=1)
-    out = {"split": split, "models": str(models), "analysis_scale": shrink}
-    for way, detail in STREAM_WAYS:
-        widths: dict = {}
-        out[way] = evaluate(reader, data, split, streams=(shrink, detail), by_width=widths)
-        out[way]["by_width"] = {
-            band: dict(widths[band]) for band in map(width_band, (0, *WIDTHS)) if band in widths
-        }
-    return out
-
-
-def bench_enlarged(data: Path, split: str, models: Path, enlarge: float) -> dict:
-    """The photo sets with each photo enlarged ``enlarge`` times and read at that size: a
-    phone's full-size photo of the same table (some 4000 px), where the reader also reads
-    tile by tile (over 1024 px). Crops of single dice are left out, as ``bench_streams``
-    leaves them out."""
-    reader = DiceReader(models, threads=1)
-    found = evaluate(reader, data, split, streams=(enlarge, False))
-    return {"split": split, "models": str(models), "enlarge": enlarge, **found}
-
-
-def compare(
-    data: Path,
-    split: str,
-    models: Path,
-    against: Path,
-    streams: tuple[float, bool] | None = None,
-) -> dict:
-    """Two models folders on the same photos, photo by photo, as a candidate is judged
-    against the shipped models: the photos one reads entirely right and the other does not.
-    A net gain past two sigma (twice the square root of the photos that differ) is one no
-    coin-flip between the two would often give. ``streams`` as for ``evaluate``."""
-    ours: dict[str, bool] = {}
-    theirs: dict[str, bool] = {}
-    mine = evaluate(DiceReader(models, threads=1), data, split, per_photo=ours, streams=streams)
-    other = evaluate(DiceReader(against, threads=1), data, split, per_photo=theirs, streams=streams)
-    gained = sorted(k for k in ours if ours[k] and not theirs[k])
-    lost = sorted(k for k in ours if theirs[k] and not ours[k])
-    net, two_sigma = len(gained) - len(lost), 2 * math.sqrt(len(gained) + len(lost))
-    return {
-        "split": split,
-        "models": str(models),
-        "against": str(against),
-        "all": mine["all"],
-        "against_all": other["all"],
-        "sets": {
-            name: {"models": rates, "against": other["sets"][name]}
-            for name, rates in mine["sets"].items()
-        },
-        "photos_entirely_right": {
-            "gained": len(gained),
-            "lost": len(lost),
-            "net": net,
-            "two_sigma": round(two_sigma, 2),
-            "past_two_sigma": net > two_sigma,
-            "gained_photos": gained,
-            "lost_photos": lost,
-        },
-    }
-
-
-def compare_streams(
-    data: Path, split: str, models: Path, against: Path, shrink: float = ANALYSIS_SCALE
-) -> dict:
-    """``compare`` on the photos read as the Pi camera's two streams give a frame
-    (``bench_streams``), each way the faces are read."""
-    out: dict = {"analysis_scale": shrink}
-    for way, detail in STREAM_WAYS:
-        out[way] = compare(data, split, models, against, streams=(shrink, detail))
-    return out
-
-
-NUMERAL_SEEDS = 20  # scenes a numeral a font family: 120 dice a family
-KINDS = ("dice", "right", "unsure", "wrong", "not_one")
-
-
-def bench_numerals(
-    fonts: NumeralFonts, models: Path | None = None, seeds: int = NUMERAL_SEEDS
-) -> dict:
-    """Numeral dice drawn in ``fonts``, one die to a 640x480 frame, each of 1..6 in
-    ``seeds`` scenes a font family; and the same scenes in OpenCV's own faces, the only
-    numerals the shipped classifier learned. Dice read right, unsure (no value), wrong
-    (another value, with confidence) and not one die seen (none, or more), by family and in
-    all."""
-    reader = DiceReader(models or model_dir(), threads=1)
-
-    def read(drawn: NumeralFonts | None) -> dict:
-        out = dict.fromkeys(KINDS, 0)
-        for value in range(1, 7):
-            for seed in range(seeds):
-                rng = np.random.default_rng(9000 + seed)
-                face = render.Face("numeral", value)
-                img, _ = scenes.scene(rng, 480, 640, faces=[face], size_range=(50, 70), fonts=drawn)
-                dice = reader.read(img)
-                if len(dice) != 1:
-                    kind = "not_one"
-                else:
-                    got = dice[0].value
-                    kind = "right" if got == value else "unsure" if got is None else "wrong"
-                out["dice"] += 1
-                out[kind] += 1
-        return out
-
-    by_family = {name: read(one) for name, one in fonts.by_family().items()}
-    total = {k: sum(f[k] for f in by_family.values()) for k in KINDS}
-
-    def shares(c: dict) -> dict:
-        return {
-            **c,
-            **{f"{k}_share": round(c[k] / c["dice"], 4) for k in KINDS[1:]},
-        }
-
-    return {
-        "fonts": {"files": len(fonts), "families": len(fonts.families)},
-        "all": shares(total),
-        "opencv_faces": shares(read(None)),
-        "families": {name: shares(c) for name, c in sorted(by_family.items())},
-        "note": "one die a frame; wrong: another value read with confidence; not_one: no "
-        "die or more than one seen",
-    }

@@ -11,6 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
+from companion import bench_vision as bench_vision_module
 from companion.cli import main
 from companion.vision import evaluate as evaluate_module
 from companion.vision.evaluate import (
@@ -488,7 +489,7 @@ def test_two_models_folders_are_compared_as_the_pi_cameras_streams_read_the_phot
         read_as.append(kw.get("streams"))
         return evaluate(reader, data, split, **kw)
 
-    monkeypatch.setattr(evaluate_module, "evaluate", spy)
+    monkeypatch.setattr(bench_vision_module, "evaluate", spy)
     argv += ["--pi-streams", "--models", str(unsure), "--against", str(model_dir())]
     assert main(argv) == 0
     compared = json.loads(capsys.readouterr().out)
@@ -514,7 +515,7 @@ def test_models_are_not_compared_on_the_held_out_split(tmp_path, capsys):
 
 
 def test_the_numerals_benchmark_reads_dice_in_each_font_family(monkeypatch):
-    from companion.vision.evaluate import KINDS, bench_numerals
+    from companion.bench_numerals import KINDS, bench_numerals
 
     drawn = []
     draw = NumeralFonts.draw
@@ -536,7 +537,7 @@ def test_the_third_classifier_reads_numerals_in_fonts_the_first_two_never_learne
     """The shipped card's last opinion (dice-opinion2.onnx, trained with numerals in many
     fonts, DejaVu among them) reads numerals the first two leave unsure: the same dice read
     with the card's first opinion only are read right less often, and never wrong less."""
-    from companion.vision.evaluate import bench_numerals
+    from companion.bench_numerals import bench_numerals
 
     dejavu = Path("/usr/share/fonts/truetype/dejavu")  # fonts-dejavu-core: make test installs it
     names = ["Sans", "Sans-Bold", "Serif", "Serif-Bold", "SansMono"]
@@ -562,7 +563,7 @@ def test_the_veto_makes_numerals_misread_with_confidence_unsure(tmp_path):
     another face with confidence (a 5 as a 3, a 6 as a 5), are reported unsure instead, for a
     player to confirm; the same dice read without the veto are wrong with confidence at least
     twice as often, and read right no more often."""
-    from companion.vision.evaluate import bench_numerals
+    from companion.bench_numerals import bench_numerals
 
     dejavu = Path("/usr/share/fonts/truetype/dejavu")  # fonts-dejavu-core: make test installs it
     names = ["Sans", "Sans-Bold", "Serif", "Serif-Bold", "SansMono"]

@@ -12,7 +12,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from companion.vision.evaluate import compare, compare_streams, despeckle, is_dev
+from companion.bench_vision import compare, compare_streams
+from companion.vision.evaluate import despeckle, is_dev
 
 SHIPPED = "C24"  # the models the candidates are judged against
 JUDGED = Path(__file__).parent
@@ -115,7 +116,7 @@ KEYS = ("recall", "precision", "value_accuracy", "unsure", "wrong_when_sure")
 
 
 def figures(c: dict, name: str) -> dict:
-    """The figures of ``evaluate.compare``'s ``c``: the candidate ``name``'s and the shipped
+    """The figures of ``bench_vision.compare``'s ``c``: the candidate ``name``'s and the shipped
     models', and the photos one reads entirely right and the other not."""
     mine, theirs, p = c["all"], c["against_all"], c["photos_entirely_right"]
     keys = (*KEYS, "photos_entirely_right")

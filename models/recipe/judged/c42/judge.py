@@ -17,8 +17,9 @@ sys.path.insert(0, str(Path(__file__).parent.parent))
 import judging
 from judging import earlier_judge, verdict
 
+from companion.bench_numerals import bench_numerals
 from companion.vision import scenes
-from companion.vision.evaluate import bench_numerals, despeckle, load_split
+from companion.vision.evaluate import despeckle, load_split
 from companion.vision.fonts import NumeralFonts, font_list
 from companion.vision.reader import DiceReader
 

@@ -13,7 +13,8 @@ sys.path.insert(0, str(Path(__file__).parent.parent))
 import judging
 from judging import at_most, earlier_judge, more, verdict
 
-from companion.vision.evaluate import bench_numerals, load_split
+from companion.bench_numerals import bench_numerals
+from companion.vision.evaluate import load_split
 from companion.vision.fonts import NumeralFonts, font_list
 from companion.vision.reader import DiceReader, model_dir
 

@@ -13,7 +13,9 @@ import cv2
 sys.path.insert(0, str(Path(__file__).parent.parent))
 import judging
 
-from companion.vision.evaluate import bench_numerals, compare, match
+from companion.bench_numerals import bench_numerals
+from companion.bench_vision import compare
+from companion.vision.evaluate import match
 from companion.vision.fonts import NumeralFonts, font_list
 from companion.vision.reader import DiceReader, model_dir
 
