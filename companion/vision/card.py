@@ -50,6 +50,18 @@ def opinions(models: Path, card: dict) -> list[dict]:
     return named
 
 
+def session_options(threads: int):
+    """onnxruntime's options for the reader's sessions: ``threads`` threads within an
+    operator, one between them, operators run in turn."""
+    import onnxruntime as ort
+
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads = threads
+    opts.inter_op_num_threads = 1
+    opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+    return opts
+
+
 def onnx_session(path: Path, opts):
     """An onnxruntime session of the model at ``path``, on the CPU."""
     import onnxruntime as ort

@@ -47,6 +47,7 @@ from companion.vision.card import (
     onnx_session,
     opinions,
     read_card,
+    session_options,
     veto,
 )
 from companion.vision.custom import CustomDice, one_size
@@ -186,8 +187,6 @@ class DiceReader:
         custom: CustomDice | None = None,
         view: str = "slanted",
     ):
-        import onnxruntime as ort
-
         if view not in VIEWS:
             raise VisionError(
                 f"unknown view {view!r}: say {' or '.join(repr(v) for v in VIEWS)} (a camera "
@@ -196,9 +195,30 @@ class DiceReader:
                 code="vision/bad-view",
             )
         self.view = view
-
         models = models or model_dir()
         card = read_card(models)
+        self._take_card(card, min_confidence, detect_threshold)
+        opts = session_options(threads)
+        self._load_classifiers(models, card, opts)
+        # Which face classifier this is: a taught die's embeddings only mean something to
+        # the classifier that made them.
+        self.faces_id = hashlib.sha256((models / "dice-faces.onnx").read_bytes()).hexdigest()[:16]
+        # ... and the way its symbols were embedded (see ``symbol_crop``).
+        self.teach_id = f"{self.faces_id}/{SYMBOL_EMBEDDING}"
+        if custom is not None and custom.model not in (None, self.teach_id):
+            raise VisionError(
+                f"the die {custom.name!r} was taught with another version of the dice "
+                f"model (its faces would be misread): teach it again with "
+                f"`companion teach {custom.name}`",
+                code="vision/stale-die",
+            )
+        self.custom = custom
+        self._detector_sides(models, card, opts)
+
+    def _take_card(
+        self, card: dict, min_confidence: float | None, detect_threshold: float | None
+    ) -> None:
+        """The card's classes, crop side, thresholds (unless given) and looks."""
         self.classes: list[str] = card["classes"]
         # the side of the square crop the face classifier was trained on
         self.crop_size: int = card.get("crop_size", CROP_SIZE)
@@ -210,13 +230,13 @@ class DiceReader:
         # Margins of the second look at a die the first look left unsure (``_read_each``).
         self.second_look: tuple[float, ...] = tuple(card.get("second_look", ()))
         self.looks: str = card.get("looks", "turns")
+
+    def _load_classifiers(self, models: Path, card: dict, opts) -> None:
+        """The detector, the face classifier, and the helper classifiers the card names, each
+        checked against the card."""
         # Other classifiers asked in turn about a die the first leaves unsure
         # (``_second_opinion``).
         asked = opinions(models, card)
-        opts = ort.SessionOptions()
-        opts.intra_op_num_threads = threads
-        opts.inter_op_num_threads = 1
-        opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
         try:
             self._detector = onnx_session(models / "dice-detector.onnx", opts)
             self._faces = onnx_session(models / "dice-faces.onnx", opts)
@@ -235,19 +255,9 @@ class DiceReader:
         # where it reads another face with at least its confidence (``_vetoed``).
         self._veto = veto(models, card, classifiers, opts)
         check_crop_sides(models, self.crop_size, classifiers)
-        # Which face classifier this is: a taught die's embeddings only mean something to
-        # the classifier that made them.
-        self.faces_id = hashlib.sha256((models / "dice-faces.onnx").read_bytes()).hexdigest()[:16]
-        # ... and the way its symbols were embedded (see ``symbol_crop``).
-        self.teach_id = f"{self.faces_id}/{SYMBOL_EMBEDDING}"
-        if custom is not None and custom.model not in (None, self.teach_id):
-            raise VisionError(
-                f"the die {custom.name!r} was taught with another version of the dice "
-                f"model (its faces would be misread): teach it again with "
-                f"`companion teach {custom.name}`",
-                code="vision/stale-die",
-            )
-        self.custom = custom
+
+    def _detector_sides(self, models: Path, card: dict, opts) -> None:
+        """How the detector takes a picture, at which side, and the coarse pass's detector."""
         self._detector_input, side = detector_input(self._detector)
         # The detector's input side: fixed in older exports; a free side (a name, not a
         # number) lets the coarse close-up pass run the same detector at COARSE_SIZE.
