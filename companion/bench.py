@@ -18,6 +18,7 @@ from companion.engine.session import Session
 from companion.engine.store import EventStore
 from companion.games.first_island.scoring import score_board
 from companion.games.first_island.state import Advance, Mark
+from companion.machine import machine
 
 
 def _median_ms(fn, repeat: int) -> float:
@@ -87,17 +88,22 @@ def bench_engine(repeat: int) -> dict:
     }
 
 
+def _report(found: dict) -> None:
+    """Prints a benchmark's figures as JSON, with the machine they were measured on."""
+    print(json.dumps({**found, "machine": machine()}, indent=2))
+
+
 def run(what: str, args) -> int:
     if what == "engine":
-        print(json.dumps(bench_engine(args.repeat), indent=2))
+        _report(bench_engine(args.repeat))
     elif what == "web":
         from companion.bench_web import bench_web
 
-        print(json.dumps(bench_web(args.clients, args.actions), indent=2))
+        _report(bench_web(args.clients, args.actions))
     elif what == "watch":
         from companion.bench_watch import bench_watch
 
-        print(json.dumps(bench_watch(), indent=2))
+        _report(bench_watch())
     elif what == "numerals":
         from companion.bench_numerals import bench_numerals
         from companion.errors import CompanionError
@@ -114,7 +120,7 @@ def run(what: str, args) -> int:
         except (OSError, RuntimeError, ValueError) as e:
             raise CompanionError(str(e), code="bench/bad-fonts") from e
         models = Path(args.models) if args.models else None
-        print(json.dumps(bench_numerals(fonts, models), indent=2))
+        _report(bench_numerals(fonts, models))
     elif what in ("vision", "settle"):
         from companion import bench_vision
         from companion.errors import CompanionError
@@ -139,7 +145,7 @@ def run(what: str, args) -> int:
                     code="bench/bad-frames",
                 )
             found = bench_settle(Path(args.data), args.split, args.frames, args.seed, models)
-            print(json.dumps(found, indent=2))
+            _report(found)
             return 0
         if args.enlarge is not None:
             if not 1 < args.enlarge <= 10 or args.pi_streams or args.against or args.calibrate:
@@ -150,7 +156,7 @@ def run(what: str, args) -> int:
                     code="bench/bad-enlarge",
                 )
             found = bench_vision.bench_enlarged(Path(args.data), args.split, models, args.enlarge)
-            print(json.dumps(found, indent=2))
+            _report(found)
             return 0
         if args.against:
             if args.split == "heldout":
@@ -162,15 +168,15 @@ def run(what: str, args) -> int:
                 )
             how = bench_vision.compare_streams if args.pi_streams else bench_vision.compare
             found = how(Path(args.data), args.split, models, Path(args.against))
-            print(json.dumps(found, indent=2))
+            _report(found)
             return 0
         if args.pi_streams:
             found = bench_vision.bench_streams(Path(args.data), args.split, models)
-            print(json.dumps(found, indent=2))
+            _report(found)
             return 0
         if args.calibrate:
             found = calibrate(DiceReader(models), Path(args.data), models / "dice.json")
-            print(json.dumps(found, indent=2))
+            _report(found)
             return 0
-        print(json.dumps(bench_vision.bench_vision(Path(args.data), args.split, models), indent=2))
+        _report(bench_vision.bench_vision(Path(args.data), args.split, models))
     return 0
