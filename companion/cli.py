@@ -386,13 +386,27 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--config", help="TOML configuration file (see deploy/config.example.toml)")
     parser.add_argument("-v", "--verbose", action="store_true", help="log debug messages")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    _add_score(sub)
+    _add_serve(sub)
+    _add_read(sub)
+    _add_watch(sub)
+    _add_teach(sub)
+    _add_doctor(sub)
+    _add_bench(sub)
+    return parser
 
+
+def _add_score(sub) -> None:
+    """``companion score``: a finished board's score."""
     p = sub.add_parser("score", help="score a finished board file and print the breakdown as JSON")
     p.add_argument("game", help="the game, e.g. first-island")
     p.add_argument("board", help="the board file (JSON)")
     p.add_argument("--pretty", action="store_true", help="indent the JSON")
     p.set_defaults(func=_cmd_score, needs_config=False)
 
+
+def _add_serve(sub) -> None:
+    """``companion serve``: the scoreboard, the table page and the device."""
     p = sub.add_parser("serve", help="serve the scoreboard to the phones and the table view")
     p.add_argument(
         "--demo",
@@ -411,6 +425,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(func=_cmd_serve, die=None)
 
+
+def _add_read(sub) -> None:
+    """``companion read``: the dice in still pictures."""
     p = sub.add_parser("read", help="read the dice in still images")
     p.add_argument(
         "images", nargs="+", metavar="IMAGE", help="JPEG or PNG files, or folders of them"
@@ -421,6 +438,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--view", help=VIEW_HELP + " (default: slanted)")
     p.set_defaults(func=_cmd_read, view="slanted")
 
+
+def _add_watch(sub) -> None:
+    """``companion watch``: roll events from a camera."""
     p = sub.add_parser("watch", help="print roll events from a live or replayed camera")
     p.add_argument(
         "--camera",
@@ -433,6 +453,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--view", help=VIEW_HELP + " (default: [camera] view)")
     p.set_defaults(func=_cmd_watch)
 
+
+def _add_teach(sub) -> None:
+    """``companion teach``: a custom die from shows of each face."""
     p = sub.add_parser("teach", help="learn a custom die from a few shows of each face")
     p.add_argument("name", help="a name for the die, e.g. commerce")
     p.add_argument("--shows", metavar="DIR", help="DIR/<face>/*.jpg: pictures of each face up")
@@ -440,12 +463,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--camera", help="camera to show the faces to (default: config)")
     p.set_defaults(func=_cmd_teach)
 
+
+def _add_doctor(sub) -> None:
+    """``companion doctor``: what is wrong and what to do."""
     p = sub.add_parser(
         "doctor", help="check camera, light, pins, models, storage, port, disk and clock"
     )
     p.add_argument("--camera", help="check this camera instead of the configured one")
     p.set_defaults(func=_cmd_doctor)
 
+
+def _add_bench(sub) -> None:
+    """``companion bench``: the benchmarks."""
     p = sub.add_parser(
         "bench", help="measure speed and accuracy (engine, web, watch, vision, settle, numerals)"
     )
@@ -509,7 +538,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--clients", type=_count, default=12, help="web: live pages connected")
     p.add_argument("--actions", type=_whole(2), default=200, help="web: actions sent (2 up)")
     p.set_defaults(func=_cmd_bench, needs_config=False)
-    return parser
 
 
 def main(argv: list[str] | None = None) -> int:
