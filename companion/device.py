@@ -101,7 +101,9 @@ class Device:
         if (state, message) == (self.state, self.message) and pending is ...:
             return
         self.state, self.message = state, message
-        log.info("device: %s%s", state, f" ({message})" if message else "")
+        # a message the pages show in brackets ("(last roll read: ...)") is not bracketed twice
+        said = message if message.startswith("(") and message.endswith(")") else f"({message})"
+        log.info("device: %s%s", state, f" {said}" if message else "")
         self.hub.announce_device(self.to_json())
         for fn in self.listeners:
             fn(self)

@@ -32,9 +32,12 @@ def rolls(session):
     return [e.payload for e in session.entries if e.payload.get("type") in kinds]
 
 
-def test_a_sure_roll_is_entered_with_its_source_and_confidence(rig):
+def test_a_sure_roll_is_entered_with_its_source_and_confidence(rig, caplog):
     device, session, seen = rig
+    caplog.set_level("INFO", logger="companion.device")
     device.on_settled(Settled("roll", (1, 2, 3, 4, 5), 0.934))
+    # the log says it once, in brackets once (it read "((last roll read: ...))")
+    assert "device: waiting for a roll (last roll read: 1 2 3 4 5)" in caplog.messages
     assert rolls(session) == [
         {
             "type": "dice_rolled",
