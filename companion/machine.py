@@ -31,10 +31,12 @@ def machine(board: Path = BOARD, cpuinfo: Path = CPUINFO) -> dict:
         cores = len(os.sched_getaffinity(0))
     except AttributeError:  # not Linux
         cores = os.cpu_count()
+    info = _cpuinfo(cpuinfo)
     return {
         "board": _board(board),
-        "processor": _processor(cpuinfo),
-        "simd": _simd(cpuinfo),
+        # an x86 machine's model name; an ARM board's /proc/cpuinfo gives only numbers
+        "processor": info.get("model name"),
+        "simd": _simd(info.get("flags") or info.get("Features")),
         "cores": cores,
         "system": f"{platform.system()} {platform.release()} {platform.machine()}",
         "python": platform.python_version(),
@@ -50,32 +52,27 @@ def _board(path: Path) -> str | None:
         return None
 
 
-def _processor(path: Path) -> str | None:
-    """The processor's model name (an x86 machine's), or None where /proc/cpuinfo gives
-    none (an ARM board's gives only numbers)."""
-    return _first(path, "model name")
+def _cpuinfo(path: Path) -> dict[str, str]:
+    """Each key of ``path`` (/proc/cpuinfo) with its value on the first processor that gives
+    one; empty where it cannot be read."""
+    try:
+        lines = path.read_text(errors="replace").splitlines()
+    except OSError:
+        return {}
+    info: dict[str, str] = {}
+    for line in lines:
+        key, _, value = line.partition(":")
+        if value.strip():
+            info.setdefault(key.strip(), value.strip())
+    return info
 
 
-def _simd(path: Path) -> list[str] | None:
-    """Which of SIMD the first processor has, or None where /proc/cpuinfo cannot be read."""
-    listed = _first(path, "flags") or _first(path, "Features")
+def _simd(listed: str | None) -> list[str] | None:
+    """Which of SIMD a processor's listed instructions hold, or None with no list."""
     if listed is None:
         return None
     have = set(listed.split())
     return [name for name in SIMD if name in have]
-
-
-def _first(path: Path, key: str) -> str | None:
-    """The value of the first ``key : value`` line of ``path`` (/proc/cpuinfo), or None."""
-    try:
-        lines = path.read_text(errors="replace").splitlines()
-    except OSError:
-        return None
-    for line in lines:
-        name, _, value = line.partition(":")
-        if name.strip() == key and value.strip():
-            return value.strip()
-    return None
 
 
 def _version(name: str) -> str | None:
