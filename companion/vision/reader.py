@@ -87,6 +87,12 @@ SYMBOL_EMBEDDING = "grey"  # how a taught die's symbols are embedded (``symbol_c
 # (its rulebook: yellow Scavengers 1, red Builders 2, blue Scholars 3, purple
 # Matriarchy 4, green Healers 5, orange Scientists 6).
 DOT_VALUE = {"yellow": 1, "red": 2, "blue": 3, "purple": 4, "green": 5, "orange": 6}
+# A pass reads its MAX_DICE hottest dice as any die; a heap's further dice, up to HEAP_DICE
+# in all (a bound on the classifier's work on a frame of hundreds of peaks), only where read
+# with a face at HEAP_CONFIDENCE or more (C47, the model card).
+MAX_DICE = 60
+HEAP_DICE = 200
+HEAP_CONFIDENCE = 0.8
 
 
 def model_dir() -> Path:
@@ -96,7 +102,11 @@ def model_dir() -> Path:
 
 # -- finding -----------------------------------------------------------------------
 def decode(
-    out: np.ndarray, threshold: float, scale: float, shape: tuple[int, int], max_dice: int = 60
+    out: np.ndarray,
+    threshold: float,
+    scale: float,
+    shape: tuple[int, int],
+    max_dice: int = MAX_DICE,
 ) -> list[tuple[tuple[int, int, int, int], float]]:
     """Detector output (5, H, W): peaks above ``threshold`` as boxes in original pixels,
     hottest first, at most ``max_dice`` of them.
@@ -270,7 +280,11 @@ class DiceReader:
             self.coarse_size = COARSE_SIZE
 
     def detect(
-        self, img: np.ndarray, threshold: float | None = None, size: int | None = None
+        self,
+        img: np.ndarray,
+        threshold: float | None = None,
+        size: int | None = None,
+        max_dice: int = MAX_DICE,
     ) -> list[tuple[tuple[int, int, int, int], float]]:
         """Boxes (original pixels) and heat of the peaks above ``threshold`` (by default
         ``detect_threshold``), strongest first, with the picture letterboxed to ``size`` (by
@@ -287,7 +301,7 @@ class DiceReader:
         boxed, scale = letterbox(img, size, multiple)
         out = session.run(None, {"image": feed(boxed[None])})[0][0]
         limit = self.detect_threshold if threshold is None else threshold
-        return decode(out, limit, scale, img.shape[:2])
+        return decode(out, limit, scale, img.shape[:2], max_dice)
 
     def detect_close_ups(self, img: np.ndarray) -> list[tuple[tuple[int, int, int, int], float]]:
         """The coarse pass's boxes (and heat) of dice at least ``CLOSE_UP`` of the picture's
@@ -373,17 +387,33 @@ class DiceReader:
         return reading_order(dice)
 
     def _read_fine(self, img: FacePicture, look: np.ndarray) -> list[tuple[DieReading, float]]:
-        """The dice the detector finds at its full input side, each with its peak's heat."""
+        """The dice the detector finds at its full input side, each with its peak's heat.
+
+        The ``MAX_DICE`` hottest are read as any die. A heap's further dice (up to
+        ``HEAP_DICE``) are read apart, after them, and kept only where read with a face at
+        ``HEAP_CONFIDENCE`` or more: a heap adds dice read surely, never one to confirm
+        (C47, the model card)."""
         faint = self.faint_threshold
         # Not with a taught die: its faces are named by the looser embedding match, which
         # tokens and coins on the table can pass.
         if faint is None or faint >= self.detect_threshold or self.custom is not None:
             return self._read_found(img, self.detect(look))
-        found = self.detect(look, faint)
-        boxes = [b for b, _ in found]
-        strong = [b for b, heat in found if heat >= self.detect_threshold]
+        found = self.detect(look, faint, max_dice=HEAP_DICE)
+        dice = self._kept(img, found[:MAX_DICE], found[:MAX_DICE])
+        heap = self._kept(img, found[MAX_DICE:], found) if len(found) > MAX_DICE else []
+        return dice + [
+            (d, h) for d, h in heap if d.value is not None and d.confidence >= HEAP_CONFIDENCE
+        ]
+
+    def _kept(self, img: FacePicture, found: list, among: list) -> list[tuple[DieReading, float]]:
+        """The dice read in ``found`` (box, heat) that are dice: a strong peak's read as a
+        die, a faint peak's only when read with a face and apart from every strong peak's
+        box in ``among``."""
+        strong = [b for b, heat in among if heat >= self.detect_threshold]
         dice = []
-        for (box, heat), die in zip(found, self._read_each(img, boxes), strict=True):
+        for (box, heat), die in zip(
+            found, self._read_each(img, [b for b, _ in found]), strict=True
+        ):
             if die is None:
                 continue
             if heat >= self.detect_threshold or (

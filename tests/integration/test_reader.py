@@ -30,7 +30,15 @@ from companion.vision.pictures import (
     symbol_crop,
     to_tensor,
 )
-from companion.vision.reader import DOT_VALUE, FACES_BATCH, DiceReader, DieReading, model_dir
+from companion.vision.reader import (
+    DOT_VALUE,
+    FACES_BATCH,
+    HEAP_CONFIDENCE,
+    MAX_DICE,
+    DiceReader,
+    DieReading,
+    model_dir,
+)
 from tests.helpers import read_values, straight_down
 
 pytestmark = pytest.mark.integration
@@ -441,6 +449,57 @@ def test_a_crowded_table_is_classified_a_few_crops_at_a_time(tmp_path, looks):
     assert probs.shape == (24, len(reader.classes))
     one = session.session.run(None, {"crops": seen})
     assert np.allclose(probs, one[0].reshape(-1, 24, len(reader.classes)).mean(0), atol=1e-5)
+
+
+def test_a_heap_of_a_hundred_dice_is_read_past_the_sixty_hottest(reader):
+    # 98 dice of 22 to 30 px on a 640x480 table. A pass reads its 60 hottest dice as any
+    # die, and a heap's further dice where read surely (C47, the model card; until then a
+    # heap lost the rest).
+    img, dice = scenes.scene(np.random.default_rng(41), 480, 640, count=100, size_range=(22, 30))
+    assert len(dice) > 90
+    found = reader.read(img)
+    centres = np.array([((d.box[0] + d.box[2]) / 2, (d.box[1] + d.box[3]) / 2) for d in found])
+    apart = np.hypot(*(centres[:, None] - np.array([t.centre for t in dice])).transpose(2, 0, 1))
+    assert (apart.min(1) < 8).all()  # every box on a rendered die
+    on = apart.argmin(1)
+    assert len(set(on)) == len(found) >= 0.9 * len(dice)  # nine in ten dice, one box each
+    assert all(d.face == dice[i].face.label for d, i in zip(found, on, strict=True))
+    # the dice past the 60 hottest are each read with a face, surely
+    hottest = {box for box, _ in reader.detect(neutral(img), reader.faint_threshold)}
+    assert len(hottest) == MAX_DICE
+    heap = [d for d in found if d.box not in hottest]
+    assert len(heap) > 20
+    assert all(d.value is not None and d.confidence >= HEAP_CONFIDENCE for d in heap)
+
+
+def test_a_heap_die_not_read_surely_is_left_out(reader, monkeypatch):
+    # Past a pass's 60 hottest dice, a die read unsure, or with a face under HEAP_CONFIDENCE,
+    # is dropped, not asked about; the 60 hottest are kept as any die is, unsure or not.
+    peaks = [((10 * i, 0, 10 * i + 8, 8), 0.9) for i in range(MAX_DICE + 4)]
+    monkeypatch.setattr(
+        reader,
+        "detect",
+        lambda img, threshold=None, size=None, max_dice=60: (
+            peaks[:max_dice] if size is None else []
+        ),
+    )
+    heap = [
+        DieReading(peaks[60][0], None, 0.9, "unsure"),  # vetoed: unsure at the lower of two
+        DieReading(peaks[61][0], 3, HEAP_CONFIDENCE - 0.01, "3"),
+        DieReading(peaks[62][0], 4, HEAP_CONFIDENCE, "4"),
+        None,  # not a die
+    ]
+    first = [DieReading(b, None, 0.5, "unsure") for b, _ in peaks[:MAX_DICE]]
+    runs = []
+
+    def read_each(faces, boxes):
+        runs.append(len(boxes))
+        return first if len(boxes) == MAX_DICE else heap
+
+    monkeypatch.setattr(reader, "_read_each", read_each)
+    found = reader.read(np.full((8, 700, 3), 128, np.uint8))
+    assert runs == [MAX_DICE, 4]  # the 60 hottest in a run of their own, then the heap's
+    assert sorted(d.box for d in found) == sorted([d.box for d in first] + [peaks[62][0]])
 
 
 def test_an_unsure_die_is_read_again_with_other_margins(tmp_path):
