@@ -13,7 +13,7 @@ import os
 import sys
 from pathlib import Path
 
-from companion import __version__
+from companion import __version__, cli_dice
 from companion.errors import CompanionError, StorageError
 
 
@@ -87,7 +87,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     custom, die_problem = None, ""
     if not args.demo:
         try:
-            custom = _custom_die(args)
+            custom = cli_dice.custom_die(args)
         except CompanionError as exc:  # the games go on; the table page says what to do
             die_problem = str(exc)
     serve(
@@ -110,252 +110,6 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     from companion.bench import run
 
     return run(args.what, args)
-
-
-def _custom_die(args: argparse.Namespace):
-    """The taught die named by --die (or the config), or None for standard dice."""
-    name = args.die if args.die is not None else args.cfg.vision.die
-    if not name:
-        return None
-    from companion.vision.teach import load_die
-
-    return load_die(Path(args.cfg.storage.data_dir).expanduser(), name)
-
-
-def _reader(args: argparse.Namespace, view: str):
-    from companion.vision.reader import DiceReader
-
-    conf = args.cfg.vision.min_confidence or None
-    return DiceReader(custom=_custom_die(args), min_confidence=conf, view=view)
-
-
-def _cmd_read(args: argparse.Namespace) -> int:
-    import cv2
-
-    from companion.vision.files import cut_short, unreadable
-    from companion.vision.watch import draw
-
-    reader = _reader(args, args.view)
-    folder = _annotate_folder(args.annotate) if args.annotate else None
-    names = _pictures(args.images)
-    taken = {Path(name).resolve() for name in names}  # never drawn over
-    status = 0
-    for name in names:
-        path = Path(name)
-        img = cv2.imread(name, cv2.IMREAD_COLOR) if path.is_file() else None
-        if img is None:
-            if not path.exists():
-                why = "no such file (give JPEG or PNG files)"
-            elif path.is_dir():
-                why = (
-                    "a folder with no pictures in it, or one this user may not read (give "
-                    "JPEG or PNG files, or a folder of them)"
-                )
-            else:
-                why = unreadable(path)
-            print(f"companion: {name}: {why}", file=sys.stderr)
-            status = 2
-            continue
-        if cut_short(path):
-            print(
-                f"companion: {name}: the JPEG ends early (cut short while it was copied or "
-                "saved?): read as far as it goes, the rest of the picture left grey, and a "
-                "die cut by the grey may be misread; copy the photo again for a full reading",
-                file=sys.stderr,
-            )
-        dice = reader.read(img)
-        if args.json:
-            print(json.dumps({"image": name, "dice": [d.to_json() for d in dice]}), flush=True)
-        else:
-            values = " ".join("?" if d.value is None else str(d.value) for d in dice)
-            count = "1 die" if len(dice) == 1 else f"{len(dice)} dice"
-            print(f"{name}: {count}: {values}" if dice else f"{name}: no dice found", flush=True)
-        if folder is not None:
-            _write_drawn(_drawn_path(folder, path, taken), draw(img, dice))
-    return status
-
-
-def _pictures(names: list[str]) -> list[str]:
-    """``names`` with each folder among them replaced by the pictures in it, by name (not
-    its subfolders, nor other files such as notes). A folder with none stays, to be named
-    as such."""
-    from companion.vision.files import PICTURES
-
-    out = []
-    for name in names:
-        path = Path(name)
-        try:
-            inside = (
-                sorted(p for p in path.iterdir() if p.suffix.lower() in PICTURES and p.is_file())
-                if path.is_dir()
-                else []
-            )
-        except OSError:  # a folder this user may not list: named as one with no pictures
-            inside = []
-        out.extend([str(p) for p in inside] or [name])
-    return out
-
-
-def _annotate_folder(name: str) -> Path:
-    """The --annotate folder, made if need be, or a clear error before any image is read."""
-    folder = Path(name)
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except FileExistsError:
-        raise CompanionError(
-            f"--annotate {name}: that is a file, not a folder; name a folder to draw the "
-            "images into",
-            code="read/annotate",
-        ) from None
-    except OSError as exc:
-        raise CompanionError(
-            f"--annotate {name}: cannot make that folder ({exc.strerror}); name a folder "
-            "you can write to",
-            code="read/annotate",
-        ) from None
-    return folder
-
-
-def _drawn_path(folder: Path, image: Path, taken: set[Path]) -> Path:
-    """Where the drawn copy of ``image`` goes: ``STEM.png``, or ``STEM-2.png`` and on when
-    that name is ``taken`` (resolved paths): drawn already this run (photos from two folders
-    both called IMG_0001) or one of the images read (--annotate naming the photos' own
-    folder), so no picture is drawn over."""
-    n = 1
-    while True:
-        path = folder / (f"{image.stem}.png" if n == 1 else f"{image.stem}-{n}.png")
-        if path.resolve() not in taken:
-            taken.add(path.resolve())
-            return path
-        n += 1
-
-
-def _write_drawn(path: Path, drawn) -> None:
-    import cv2
-
-    png = cv2.imencode(".png", drawn)[1]
-    try:
-        path.write_bytes(png.tobytes())
-    except OSError as exc:
-        path.unlink(missing_ok=True)  # no half-written picture left behind
-        raise StorageError(
-            f"could not write the drawn image {path} ({exc.strerror}); free some space or "
-            "give --annotate another folder",
-            code="read/annotate",
-        ) from None
-
-
-def _camera_spec(args: argparse.Namespace) -> str:
-    """The camera --camera names, else the config's; "none" is a clear error."""
-    spec = args.camera or args.cfg.camera.source
-    if spec == "none":
-        raise CompanionError(
-            "no camera: pass --camera (pi, usb:0, /dev/video0, video:FILE, replay:DIR@FPS) "
-            "or set [camera] source in the config",
-            code="camera/none",
-        )
-    return spec
-
-
-def _cmd_watch(args: argparse.Namespace) -> int:
-    from companion.vision.camera import CameraSupervisor, camera_opener
-    from companion.vision.settle import Settler
-    from companion.vision.watch import RollWatcher
-
-    spec = _camera_spec(args)
-    watcher = RollWatcher(
-        # watch says the camera's problems itself, once each, on stderr
-        CameraSupervisor(camera_opener(spec, live=False), log_problems=False),
-        _reader(args, args.view or args.cfg.camera.view),
-        Settler(expected=args.dice),
-    )
-    import time
-
-    frames, told = 0, ""
-    while args.frames is None or frames < args.frames:
-        frames += 1
-        event = watcher.step()
-        if watcher.status == "camera lost":
-            if watcher.camera.problem != told:
-                told = watcher.camera.problem
-                print(f"companion: {told}", file=sys.stderr, flush=True)
-            if watcher.camera.status == "camera/ended":  # a video or a replay read to its end
-                break
-            time.sleep(0.2)
-            continue
-        told = ""
-        if event is not None:
-            out = {
-                "kind": event.kind,
-                "values": list(event.values),
-                "confidence": round(event.confidence, 3),
-                "boxes": [list(b) for b in event.boxes],
-            }
-            if event.message:
-                out["message"] = event.message
-            if event.revises:  # the roll to confirm just before, read whole on a second look
-                out["revises"] = True
-            print(json.dumps(out), flush=True)
-    return 0
-
-
-def _cmd_teach(args: argparse.Namespace) -> int:
-    from companion.vision import teach
-    from companion.vision.camera import CameraError, open_camera
-    from companion.vision.reader import DiceReader
-
-    path = teach.die_path(Path(args.cfg.storage.data_dir).expanduser(), args.name)
-    reader = DiceReader()
-
-    def embed(img):  # each show once, as it comes: one with no die is named at once
-        return teach.embed_show(reader, img)
-
-    if args.shows:
-        shows = teach.shows_from_folder(Path(args.shows), embed=embed)
-    else:
-        if not args.faces:
-            raise CompanionError(
-                "name the faces to show with --faces (e.g. --faces "
-                "wood,stone,fish) or pass --shows DIR",
-                code="vision/no-faces",
-            )
-        faces = teach.face_names(args.faces)  # before the camera: a typo costs no shows
-        try:
-            camera = open_camera(_camera_spec(args))
-        except CameraError as exc:
-            if exc.code != "camera/busy":
-                raise
-            raise CameraError(  # on the device, the service holds the camera
-                f"{exc.message} If it is the companion service: sudo systemctl stop companion, "
-                "teach, then sudo systemctl start companion.",
-                code=exc.code,
-            ) from None
-        try:
-            shows = teach.shows_from_camera(camera.read, faces, _press_enter, embed=embed)
-        finally:
-            camera.close()
-    die = teach.learn_embedded(reader, args.name, shows)
-    die.save(path)
-    print(f"taught die {args.name!r} with faces {', '.join(die.faces)}; saved to {path}")
-    print(
-        f"read with it: companion read --die {args.name} IMAGE, or set [vision] die = "
-        f'"{args.name}" in the config'
-    )
-    return 0
-
-
-def _press_enter(prompt: str) -> str:
-    """``input``, where no keyboard (stdin closed: a service, a pipe) is a clear error."""
-    try:
-        return input(prompt)
-    except EOFError:
-        print(flush=True)  # end the prompt's line
-        raise CompanionError(
-            "teaching from the camera waits for Enter after each show, and no keyboard is "
-            "there (stdin is closed): run it in a terminal, or teach from pictures with "
-            "--shows DIR; nothing was saved",
-            code="vision/no-keyboard",
-        ) from None
 
 
 def _cmd_doctor(args: argparse.Namespace) -> int:
@@ -436,7 +190,7 @@ def _add_read(sub) -> None:
     p.add_argument("--annotate", metavar="DIR", help="write each image with the dice drawn on it")
     p.add_argument("--die", help="a custom die taught with `companion teach` (default: config)")
     p.add_argument("--view", help=VIEW_HELP + " (default: slanted)")
-    p.set_defaults(func=_cmd_read, view="slanted")
+    p.set_defaults(func=cli_dice.cmd_read, view="slanted")
 
 
 def _add_watch(sub) -> None:
@@ -451,7 +205,7 @@ def _add_watch(sub) -> None:
     p.add_argument("--frames", type=_count, help="stop after this many frames")
     p.add_argument("--die", help="a custom die taught with `companion teach` (default: config)")
     p.add_argument("--view", help=VIEW_HELP + " (default: [camera] view)")
-    p.set_defaults(func=_cmd_watch)
+    p.set_defaults(func=cli_dice.cmd_watch)
 
 
 def _add_teach(sub) -> None:
@@ -461,7 +215,7 @@ def _add_teach(sub) -> None:
     p.add_argument("--shows", metavar="DIR", help="DIR/<face>/*.jpg: pictures of each face up")
     p.add_argument("--faces", help="with the camera: the face names, comma-separated")
     p.add_argument("--camera", help="camera to show the faces to (default: config)")
-    p.set_defaults(func=_cmd_teach)
+    p.set_defaults(func=cli_dice.cmd_teach)
 
 
 def _add_doctor(sub) -> None:
