@@ -5,7 +5,6 @@ git), the same models, stopping at the first failure. Run from the repository's 
 """
 
 import sys
-import time
 from pathlib import Path
 
 import cv2
@@ -21,20 +20,8 @@ RULE_COMMIT = "9f8dd82"
 
 c45 = earlier_judge("c45")
 c44, c39 = c45.c44, c45.c39
+Timed = earlier_judge("c46").Timed  # a reader that keeps the time of each of its reads
 tally, shots, net = c39.c37.c35.tally, c39.shots, c44.net
-
-
-class Timed:
-    """A reader that keeps the time of each of its reads (seconds)."""
-
-    def __init__(self, reader):
-        self.reader, self.times = reader, []
-
-    def read(self, img):
-        start = time.perf_counter()
-        found = self.reader.read(img)
-        self.times.append(time.perf_counter() - start)
-        return found
 
 
 def per_200(c: dict, s: dict) -> int:
