@@ -52,11 +52,21 @@ def die_width(dice) -> int | None:
 
 def draw(img: np.ndarray, dice, title: str = "", phone: bool = False) -> np.ndarray:
     """``img`` with each die's box and value drawn, sized for the picture (``phone``: and
-    for reading it on a phone, at about half its size)."""
+    for reading it on a phone, at about half its size); with its confidence too, unless the
+    tag would then hide another die or its tag (a heap)."""
     out = img.copy()
     scale, thick = _pen(img, phone)
-    for d in dice:
-        text = f"{d.value if d.value is not None else '?'} {d.confidence:.2f}"
+    tags: list[tuple[int, int, int, int]] = []
+    for i, d in enumerate(dice):
+        value = d.value if d.value is not None else "?"
+        text = f"{value} {d.confidence:.2f}"
+        # In a heap the whole tag would hide the dice beside it, or their tags: the value
+        # alone, then.
+        place = _tag_place(out.shape, d.box, text, scale, thick)
+        others = [o.box for j, o in enumerate(dice) if j != i] + tags
+        if any(_overlap(place, o) for o in others):
+            text = str(value)
+        tags.append(_tag_place(out.shape, d.box, text, scale, thick))
         _tag(out, d.box, text, d.value is not None, scale, thick)
     if title:
         cv2.putText(
@@ -91,23 +101,35 @@ def _pen(img: np.ndarray, phone: bool = False) -> tuple[float, int]:
     return (1.6 * scale, thick + 1) if phone else (scale, thick)
 
 
-def _tag(out: np.ndarray, box, text: str, sure: bool, scale: float, thick: int) -> None:
-    """Draw ``box`` and ``text`` on a tag at its edge: green for a die read, orange if not."""
-    colour = (40, 200, 40) if sure else (0, 140, 255)
-    h, w = out.shape[:2]
-    x0, y0, x1, y1 = map(int, box)
-    cv2.rectangle(out, (x0, y0), (x1, y1), colour, thick)
+def _tag_place(shape, box, text: str, scale: float, thick: int) -> tuple[int, int, int, int]:
+    """Where the tag with ``text`` for the die in ``box`` goes (x0, y0, x1, y1) in a picture
+    of ``shape``: on the box's top edge; for a die at the picture's top edge, under its box
+    instead (inside it if that is the bottom edge too), and never off the side."""
+    h, w = shape[:2]
+    x0, y0, _, y1 = map(int, box)
     (tw, th), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, 0.6 * scale, thick)
-    # The tag sits on the box's top edge; for a die at the picture's top edge, under its
-    # box instead (inside it if that is the bottom edge too), and never off the side.
     tag = th + 6
     top = y0 - tag if y0 >= tag else (y1 if y1 + tag <= h else y0)
     left = max(0, min(x0, w - tw - 4))
-    cv2.rectangle(out, (left, top), (left + tw + 4, top + tag), colour, -1)
+    return left, top, left + tw + 4, top + tag
+
+
+def _overlap(a, b) -> bool:
+    """Whether the rectangles ``a`` and ``b`` (x0, y0, x1, y1) share any area."""
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _tag(out: np.ndarray, box, text: str, sure: bool, scale: float, thick: int) -> None:
+    """Draw ``box`` and ``text`` on a tag at its edge: green for a die read, orange if not."""
+    colour = (40, 200, 40) if sure else (0, 140, 255)
+    x0, y0, x1, y1 = map(int, box)
+    cv2.rectangle(out, (x0, y0), (x1, y1), colour, thick)
+    left, top, right, bottom = _tag_place(out.shape, box, text, scale, thick)
+    cv2.rectangle(out, (left, top), (right, bottom), colour, -1)
     cv2.putText(
         out,
         text,
-        (left + 2, top + tag - 4),
+        (left + 2, bottom - 4),
         cv2.FONT_HERSHEY_SIMPLEX,
         0.6 * scale,
         (0, 0, 0),

@@ -1,5 +1,6 @@
 """The annotated picture (`companion read --annotate`, the watch preview): each die's tag
-(value and confidence, black on the box's colour) is drawn whole, wherever the die lies."""
+(value and confidence, black on the box's colour; the value alone where it would hide
+another die or its tag) is drawn whole, wherever the die lies."""
 
 from __future__ import annotations
 
@@ -50,3 +51,30 @@ def test_the_tag_goes_under_a_die_at_the_top_edge_not_over_it():
 def test_the_tag_of_a_die_at_the_right_edge_is_pulled_left_into_the_picture():
     _, _, left, right = text_extent((590, 200, 640, 260))
     assert right < W - 1 and left < 590
+
+
+def black_columns(drawn, rows: slice, cols: slice) -> np.ndarray:
+    """The columns (picture's) of ``cols`` with black text pixels in ``rows``."""
+    black = np.all(drawn[rows, cols] < 60, axis=2).any(axis=0)
+    return np.nonzero(black)[0] + (cols.start or 0)
+
+
+def test_in_a_heap_a_tag_that_would_hide_a_die_beside_it_shows_the_value_alone():
+    # The die at left would carry "3 0.91" on its top edge, over the die up and right of it:
+    # its tag says "3" alone. A die with room beside it keeps its confidence.
+    white = np.full((H, W, 3), 255, np.uint8)
+    left, beside = DieReading((300, 200, 340, 240), 3, 0.91, "3"), (345, 170, 385, 210)
+    alone = draw(white, [left])
+    heap = draw(white, [left, DieReading(beside, 5, 0.97, "5")])
+    rows, cols = slice(175, 199), slice(300, 345)  # the left die's tag, left of the other die
+    full, short = black_columns(alone, rows, cols), black_columns(heap, rows, cols)
+    assert full.max() > 335  # "3 0.91" runs on towards the other die
+    assert short.max() < 320  # "3"
+    # the other die's own tag, with room above it, keeps its confidence
+    assert black_columns(heap, slice(145, 169), slice(345, 460)).max() > 375
+
+
+def test_a_tag_inside_its_own_box_keeps_its_confidence():
+    # A die as tall as the picture carries its tag inside its own box: not a die beside it.
+    _, _, left, right = text_extent((100, 0, 180, H))
+    assert right - left > 40  # "3 0.91", not "3"
