@@ -18,6 +18,10 @@ never guessed; a card may name a second classifier asked about such a die first
 (``second_opinion``), and one that reads again every die read with confidence and makes it
 unsure where it surely reads another face (``veto``). Boxes are in pixels of the original
 picture, whatever its size.
+
+``DiceReader`` is made of parts in modules of their own: the detector's map turned into
+boxes (``heat.decode``), the helper classifiers' part (``cascade.Cascade``) and the small
+dice of a wide shot (``tiles.TilePass``).
 """
 
 from __future__ import annotations
@@ -27,18 +31,14 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 from companion.errors import VisionError
 from companion.vision.boxes import (
-    SAME_DIE,
     apart,
     box_side,
     centre_inside,
     in_rows,
-    same_die,
-    within,
 )
 from companion.vision.card import (
     check_crop_sides,
@@ -50,7 +50,9 @@ from companion.vision.card import (
     session_options,
     veto,
 )
+from companion.vision.cascade import Cascade
 from companion.vision.custom import CustomDice, one_size
+from companion.vision.heat import MAX_DICE, decode
 from companion.vision.pictures import (
     CROP_MARGIN,
     CROP_SIZE,
@@ -65,32 +67,23 @@ from companion.vision.pictures import (
     neutral,
     symbol_crop,
 )
+from companion.vision.tiles import TilePass
 
-STRIDE = 4  # detector output cell, in input pixels
 # A close-up: a die this share of the picture's longer side or more is past the sizes the
 # detector learned at its 512 px input (about 10 to 100 px there); a second, coarse pass sees
 # the picture at 160 px, where such a die is 32 px or more, inside the learned range.
 CLOSE_UP = 0.2
 STRIDE_COARSEST = 32  # the detector's coarsest stride: its input sides are multiples of it
 COARSE_SIZE = 160  # a multiple of STRIDE_COARSEST
-# A wide shot: in a big picture, a die under this share of its longer side is under about
-# 20 px at the detector's input, where it is mostly missed; overlapping tiles of TILE source
-# pixels, each read at the detector's full input, see it larger.
-SMALL = 0.04
-TILE = 1024
-TILE_STEP = 768  # tiles overlap by 256 px, more than a small die, so each is whole in one
-AGAIN = 40  # px at the detector's input a small die is found again at (``_found_again``)
-AGAIN_SIDES = (0.6, 1.6)  # the die found again: its side against the box it is checked for
 FACES_BATCH = 32  # crops a classifier run: 8 dice in four looks, 10 in three (``_run``)
 SYMBOL_EMBEDDING = "grey"  # how a taught die's symbols are embedded (``symbol_crop``)
 # The First Island's colour-dotted dice: which face value each dot colour stands for
 # (its rulebook: yellow Scavengers 1, red Builders 2, blue Scholars 3, purple
 # Matriarchy 4, green Healers 5, orange Scientists 6).
 DOT_VALUE = {"yellow": 1, "red": 2, "blue": 3, "purple": 4, "green": 5, "orange": 6}
-# A pass reads its MAX_DICE hottest dice as any die; a heap's further dice, up to HEAP_DICE
-# in all (a bound on the classifier's work on a frame of hundreds of peaks), only where read
-# with a face at HEAP_CONFIDENCE or more (C47, the model card).
-MAX_DICE = 60
+# A pass reads its MAX_DICE hottest dice as any die (``heat.decode``); a heap's further
+# dice, up to HEAP_DICE in all (a bound on the classifier's work on a frame of hundreds of
+# peaks), only where read with a face at HEAP_CONFIDENCE or more (C47, the model card).
 HEAP_DICE = 200
 HEAP_CONFIDENCE = 0.8
 
@@ -98,59 +91,6 @@ HEAP_CONFIDENCE = 0.8
 def model_dir() -> Path:
     """Where the shipped models are (inside the installed package)."""
     return Path(str(resources.files("companion.modelfiles")))
-
-
-# -- finding -----------------------------------------------------------------------
-def decode(
-    out: np.ndarray,
-    threshold: float,
-    scale: float,
-    shape: tuple[int, int],
-    max_dice: int = MAX_DICE,
-) -> list[tuple[tuple[int, int, int, int], float]]:
-    """Detector output (5, H, W): peaks above ``threshold`` as boxes in original pixels,
-    hottest first, at most ``max_dice`` of them.
-
-    ``max_dice`` counts the dice kept, not the peaks looked at: a second peak on a die
-    already kept uses up no place, so a crowded table, with more peaks than dice, keeps
-    its cooler dice (C45, the model card)."""
-    heat = out[0]
-    peaks = (heat == cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat >= threshold)
-    ys, xs = np.nonzero(peaks)
-    order = np.argsort(-heat[ys, xs])
-    ys, xs = ys[order], xs[order]
-    # every peak's box at once (a crowded or noisy picture has hundreds of peaks)
-    cxs = (xs + 0.5 + out[3, ys, xs]) * STRIDE / scale
-    cys = (ys + 0.5 + out[4, ys, xs]) * STRIDE / scale
-    bws, bhs = np.exp(out[1, ys, xs]) * STRIDE / scale, np.exp(out[2, ys, xs]) * STRIDE / scale
-    wholes = np.stack([cxs - bws / 2, cys - bhs / 2, cxs + bws / 2, cys + bhs / 2], axis=1)
-    reach = SAME_DIE * np.maximum(bws, bhs)  # how near a second peak on a die comes
-    h, w = shape
-    found = []
-    # A second peak on a die already found (its centre well inside that die, and its box
-    # mostly within that die's) is the same die. Dice on a table are about a die apart, but
-    # in a heap one die stands in front of another and their centres come closer: then most
-    # of the second box lies outside the first (C44, the model card). Each die kept marks
-    # the cooler peaks on it at once.
-    same = np.zeros(len(order), bool)
-    for i in range(len(order)):
-        if len(found) == max_dice:
-            break
-        if same[i]:
-            continue
-        whole = wholes[i]
-        box = (
-            int(max(0, whole[0])),
-            int(max(0, whole[1])),
-            int(min(w, whole[2])),
-            int(min(h, whole[3])),
-        )
-        if box[2] > box[0] and box[3] > box[1]:
-            found.append((box, float(heat[ys[i], xs[i]])))
-            later = slice(i + 1, None)
-            near = np.hypot(cxs[later] - cxs[i], cys[later] - cys[i]) < reach[i]
-            same[later] |= near & (within(wholes[later], whole) > 0.5)
-    return found
 
 
 # -- reading -------------------------------------------------------------------------
@@ -185,7 +125,7 @@ class FacePicture:
         return box if self.scale == 1.0 else tuple(v * self.scale for v in box)
 
 
-class DiceReader:
+class DiceReader(Cascade, TilePass):
     """Reads dice from BGR pictures with the shipped models (one thread by default)."""
 
     def __init__(
@@ -453,91 +393,6 @@ class DiceReader:
             (d, h) for d, h in dice if not any(centre_inside(d.box, c.box) for c, _ in close)
         ]
 
-    def _small_dice(
-        self, img: FacePicture, look: np.ndarray, dice: list[tuple[DieReading, float]]
-    ) -> list[tuple[DieReading, float]]:
-        """``dice`` with the small dice of a big picture put in, found tile by tile.
-
-        Only what the whole-picture pass cannot see is taken from a tile: a die under
-        ``SMALL`` of the picture's longer side, whole in its tile (one cut by a tile's edge
-        is whole in the next), not on a die already found (a pip of a big die, or the same
-        die again), read with a face with confidence, as a faint peak must be, and found
-        again at a die's usual size (``_found_again``): a tile sees the table's things (a
-        board's tokens) at sizes the whole-picture pass never boxes them at, and an unsure
-        box would ask a player about a die that is not there.
-
-        A die of the whole-picture pass under ``SMALL``, read unsure and not found again,
-        gives way first: in a big picture the whole-picture pass sees the table's things
-        at a few pixels, where it takes some for dice it cannot read; its place is the
-        tile pass's (C40, the model card)."""
-        if max(look.shape[:2]) <= TILE:
-            return dice
-        limit = SMALL * max(look.shape[:2])
-        dice = [
-            (die, heat)
-            for die, heat in dice
-            if die.value is not None
-            or box_side(die.box) >= limit
-            or self._found_again(look, die.box)
-        ]
-        found = [(box, heat) for box, heat, small in self._tile_peaks(look) if small]
-        kept: list[tuple] = []
-        taken = [die.box for die, _ in dice]
-        for box, heat in sorted(found, key=lambda f: -f[1]):
-            if not any(centre_inside(box, t) or same_die(box, t) for t in taken):
-                kept.append((box, heat))
-                taken.append(box)
-        read = self._read_each(img, [box for box, _ in kept])
-        small = [
-            (die, heat)
-            for (_, heat), die in zip(kept, read, strict=True)
-            if die is not None and die.value is not None and self._found_again(look, die.box)
-        ]
-        return dice + small
-
-    def _tile_peaks(self, look: np.ndarray) -> list[tuple[tuple[int, int, int, int], float, bool]]:
-        """The detector's boxes (the picture's pixels) and heat in each tile of ``look``, tile
-        by tile, and whether the tile pass may take each: whole in its tile and under
-        ``SMALL`` of the picture's longer side."""
-        h, w = look.shape[:2]
-        limit = SMALL * max(h, w)
-        peaks = []
-        for y0 in _tile_starts(h):
-            for x0 in _tile_starts(w):
-                tile = look[y0 : y0 + TILE, x0 : x0 + TILE]
-                th, tw = tile.shape[:2]
-                for box, heat in self.detect(tile):
-                    left, top, right, bottom = box
-                    cut_x = (left <= 0 < x0) or (right >= tw and x0 + tw < w)
-                    cut_y = (top <= 0 < y0) or (bottom >= th and y0 + th < h)
-                    small = not (cut_x or cut_y or box_side(box) >= limit)
-                    peaks.append(((left + x0, top + y0, right + x0, bottom + y0), heat, small))
-        return peaks
-
-    def _found_again(self, look: np.ndarray, box) -> bool:
-        """Whether the detector finds the die boxed at ``box`` (by a tile, or small by the
-        whole-picture pass) again in a window of ``look`` around it, sized so that the die is
-        ``AGAIN`` px at the detector's input (the window cut at the picture's edges): a peak
-        at the faint threshold or more, centred within ``SAME_DIE`` of the die's side of its
-        centre, its side ``AGAIN_SIDES`` of the die's. Seen at a die's usual size, with its
-        surroundings, a board's token a tile took for a die is seldom taken for one; a small
-        real die is found again (C39 and C40, the model card)."""
-        side = box_side(box)
-        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-        window = round(side * self.detect_size / AGAIN)
-        x0, y0 = round(cx - window / 2), round(cy - window / 2)
-        h, w = look.shape[:2]
-        left, top = max(0, x0), max(0, y0)
-        part = look[top : min(h, y0 + window), left : min(w, x0 + window)]
-        faint = self.faint_threshold
-        threshold = self.detect_threshold if faint is None else faint
-        low, high = AGAIN_SIDES
-        for again, _ in self.detect(part, threshold):
-            ax, ay = (again[0] + again[2]) / 2 + left, (again[1] + again[3]) / 2 + top
-            if np.hypot(ax - cx, ay - cy) < SAME_DIE * side and low < box_side(again) / side < high:
-                return True
-        return False
-
     def read_boxes(
         self, img: np.ndarray, boxes: list, detail: np.ndarray | None = None
     ) -> list[DieReading]:
@@ -613,78 +468,6 @@ class DiceReader:
                 value = DOT_VALUE[label[4:]] if label.startswith("dot-") else int(label)
                 dice.append(DieReading(box, value, conf, label))
         return dice
-
-    def _look_again(self, img: np.ndarray, boxes: list, probs: np.ndarray) -> np.ndarray:
-        """``probs`` with each unsure face read again from crops with the ``second_look``
-        margins, and the looks averaged: a die's box may sit a little off, and one framing
-        of a small die may hide a pip that another shows."""
-        if not self.second_look:
-            return probs
-        again = self._unsure(probs)
-        if not again:
-            return probs
-        looks = [self._crop(img, boxes[i], margin=m) for m in self.second_look for i in again]
-        more = self._run(looks)[0].reshape(len(self.second_look), len(again), -1)
-        probs = probs.copy()
-        probs[again] = (probs[again] + more.sum(0)) / (1 + len(self.second_look))
-        return probs
-
-    def _second_opinion(self, crops: list[np.ndarray], probs: np.ndarray) -> np.ndarray:
-        """``probs`` with each face still unsure taken as the geometric mean (renormalised)
-        of its reading and the second classifier's (the card's ``second_opinion``) of the
-        same crop: two classifiers trained to look differently seldom doubt the same die.
-        A card naming several opinions asks each in turn about the faces still unsure."""
-        for session, looks in self._opinions:
-            again = self._unsure(probs)
-            if not again:
-                break
-            other = self._classify(session, [crops[i] for i in again], looks)[0]
-            probs = probs.copy()
-            mean = np.sqrt(probs[again] * other)
-            probs[again] = mean / np.maximum(mean.sum(1, keepdims=True), 1e-12)
-        return probs
-
-    def _vetoed(self, crops: list[np.ndarray], probs: np.ndarray) -> dict[int, float]:
-        """The faces read with confidence that the card's ``veto`` classifier reads, with at
-        least the veto's confidence, as another face, each with the lower of the two
-        classifiers' probabilities of the face read: such a die is reported unsure, for a
-        player to confirm, rather than risk a silent misread that changes a score."""
-        if self._veto is None:
-            return {}
-        session, looks, confidence = self._veto
-        nod = self.classes.index("not-a-die")
-        read = probs.argmax(1)
-        sure = self._face_rows(probs, sure=True)
-        if not sure:
-            return {}
-        other = self._classify(session, [crops[i] for i in sure], looks)[0]
-        return {
-            i: min(float(probs[i, read[i]]), float(o[read[i]]))
-            for i, o in zip(sure, other, strict=True)
-            if int(o.argmax()) not in (nod, read[i]) and float(o.max()) >= confidence
-        }
-
-    def _unsure(self, probs: np.ndarray) -> list[int]:
-        """The rows whose best class is a face but under ``min_confidence``."""
-        return self._face_rows(probs, sure=False)
-
-    def _face_rows(self, probs: np.ndarray, sure: bool) -> list[int]:
-        """The rows whose best class is a face, read with confidence (at least
-        ``min_confidence``) or not, as ``sure`` says."""
-        nod = self.classes.index("not-a-die")
-        return [
-            i
-            for i, p in enumerate(probs)
-            if int(p.argmax()) != nod and (float(p.max()) >= self.min_confidence) == sure
-        ]
-
-
-def _tile_starts(n: int) -> list[int]:
-    """Where the tiles along a side of ``n`` pixels start: TILE_STEP apart, the last flush."""
-    starts = list(range(0, max(n - TILE, 0) + 1, TILE_STEP))
-    if starts[-1] + TILE < n:
-        starts.append(n - TILE)
-    return starts
 
 
 def reading_order(dice: list[DieReading]) -> list[DieReading]:

@@ -52,6 +52,7 @@ from companion.vision import reader as R
 from companion.vision import scenes
 from companion.vision.evaluate import match
 from companion.vision.fonts import NumeralFonts, font_list
+from companion.vision.heat import STRIDE
 
 BATCH = 64  # crops in each classifier training step
 # degrees an Upright crop is turned at most in training (the reader looks at P.UPRIGHT_TURN)
@@ -472,16 +473,16 @@ def rot_box(b, k, size):
 
 
 def targets(boxes, crop):
-    g = crop // R.STRIDE
+    g = crop // STRIDE
     heat = np.zeros((g, g), np.float32)
     reg = np.zeros((4, g, g), np.float32)
     mask = np.zeros((2, g, g), np.float32)  # size known, centre known
     yy, xx = np.mgrid[0:g, 0:g].astype(np.float32)
     for b, known in boxes:
-        cx, cy = (b[0] + b[2]) / 2 / R.STRIDE, (b[1] + b[3]) / 2 / R.STRIDE
+        cx, cy = (b[0] + b[2]) / 2 / STRIDE, (b[1] + b[3]) / 2 / STRIDE
         if not (0 <= cx < g and 0 <= cy < g):
             continue
-        w, h = (b[2] - b[0]) / R.STRIDE, (b[3] - b[1]) / R.STRIDE
+        w, h = (b[2] - b[0]) / STRIDE, (b[3] - b[1]) / STRIDE
         sigma = max(0.7, min(w, h) / 6)
         heat = np.maximum(
             heat, np.exp(-((xx + 0.5 - cx) ** 2 + (yy + 0.5 - cy) ** 2) / (2 * sigma**2))

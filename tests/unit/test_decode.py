@@ -5,15 +5,9 @@ from __future__ import annotations
 import numpy as np
 
 from companion.vision.boxes import apart
+from companion.vision.heat import STRIDE, decode
 from companion.vision.pictures import letterbox
-from companion.vision.reader import (
-    STRIDE,
-    STRIDE_COARSEST,
-    DiceReader,
-    DieReading,
-    decode,
-    reading_order,
-)
+from companion.vision.reader import STRIDE_COARSEST, DiceReader, DieReading, reading_order
 
 CELLS = 64
 

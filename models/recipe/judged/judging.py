@@ -222,7 +222,7 @@ def small_whole_dice(reader, origin: dict, img, truth: list):
     from companion.vision.boxes import box_side
     from companion.vision.evaluate import match
     from companion.vision.pictures import neutral
-    from companion.vision.reader import SMALL
+    from companion.vision.tiles import SMALL
 
     origin.clear()
     found = reader.read(img)

@@ -15,7 +15,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 sys.path.insert(0, str(Path(__file__).parent.parent))
 from judging import earlier_judge, passes_marked
 
-from companion.vision.reader import SMALL, TILE, DiceReader, box_side, model_dir
+from companion.vision.reader import DiceReader, box_side, model_dir
+from companion.vision.tiles import SMALL, TILE
 
 c39 = earlier_judge("c39")
 

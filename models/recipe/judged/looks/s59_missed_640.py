@@ -30,10 +30,10 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).parent.parent))
 from judging import looked_at_640
 
+from companion.vision.boxes import SAME_DIE
 from companion.vision.evaluate import despeckle, match
+from companion.vision.heat import STRIDE
 from companion.vision.reader import (
-    SAME_DIE,
-    STRIDE,
     STRIDE_COARSEST,
     DiceReader,
     box_side,

@@ -22,8 +22,9 @@ sys.path.insert(0, str(Path(__file__).parent.parent))
 from judging import looked_at_640
 from s59_missed_640 import peaks
 
+from companion.vision.boxes import within
 from companion.vision.evaluate import despeckle
-from companion.vision.reader import DiceReader, neutral, within
+from companion.vision.reader import DiceReader, neutral
 
 
 def labelled(truth: list, x: float, y: float) -> int | None:

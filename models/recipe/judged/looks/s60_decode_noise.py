@@ -18,7 +18,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).parent.parent))
 from judging import reader_at
 
-from companion.vision import reader
+from companion.vision import heat
 
 
 def decode_at(commit: str):
@@ -30,7 +30,7 @@ def main() -> None:
     decodes = {
         "before C45 (5a2295f)": decode_at("5a2295f"),
         "C45 as shipped (e689ed5)": decode_at("e689ed5"),
-        "now": reader.decode,
+        "now": heat.decode,
     }
     rng = np.random.default_rng(0)
     for side in (5.0, 40.0):
@@ -47,7 +47,7 @@ def main() -> None:
                 f"{side:.0f}-cell boxes, {name}: {len(found)} boxes, "
                 f"{statistics.median(times):.2f} ms"
             )
-        peaks = len(reader.decode(out, 0.2, 1.0, (512, 512), max_dice=10**6))
+        peaks = len(heat.decode(out, 0.2, 1.0, (512, 512), max_dice=10**6))
         print(f"  ({side:.0f}-cell boxes: {peaks} dice with no limit)")
 
 

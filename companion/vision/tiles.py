@@ -1,0 +1,127 @@
+"""The reader's tile pass: the small dice of a wide shot, found tile by tile.
+
+In a big picture (a phone's photo of a whole table) a die under ``SMALL`` of the picture's
+longer side is under about 20 px at the detector's input, where the whole-picture pass
+mostly misses it. ``TilePass``, a part of ``DiceReader``, runs the detector on overlapping
+tiles, each at the detector's full input, and keeps a tile's die only where it is whole in
+its tile, read with a face with confidence and found again at a die's usual size (C39 and
+C40, the model card).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from companion.vision.boxes import SAME_DIE, box_side, centre_inside, same_die
+
+if TYPE_CHECKING:
+    from companion.vision.reader import DieReading, FacePicture
+
+# A wide shot: in a big picture, a die under this share of its longer side is under about
+# 20 px at the detector's input, where it is mostly missed; overlapping tiles of TILE source
+# pixels, each read at the detector's full input, see it larger.
+SMALL = 0.04
+TILE = 1024
+TILE_STEP = 768  # tiles overlap by 256 px, more than a small die, so each is whole in one
+AGAIN = 40  # px at the detector's input a small die is found again at (``_found_again``)
+AGAIN_SIDES = (0.6, 1.6)  # the die found again: its side against the box it is checked for
+
+
+class TilePass:
+    """The tile pass of ``DiceReader`` (which gives it ``detect``, ``_read_each``,
+    ``detect_size`` and the thresholds)."""
+
+    def _small_dice(
+        self, img: FacePicture, look: np.ndarray, dice: list[tuple[DieReading, float]]
+    ) -> list[tuple[DieReading, float]]:
+        """``dice`` with the small dice of a big picture put in, found tile by tile.
+
+        Only what the whole-picture pass cannot see is taken from a tile: a die under
+        ``SMALL`` of the picture's longer side, whole in its tile (one cut by a tile's edge
+        is whole in the next), not on a die already found (a pip of a big die, or the same
+        die again), read with a face with confidence, as a faint peak must be, and found
+        again at a die's usual size (``_found_again``): a tile sees the table's things (a
+        board's tokens) at sizes the whole-picture pass never boxes them at, and an unsure
+        box would ask a player about a die that is not there.
+
+        A die of the whole-picture pass under ``SMALL``, read unsure and not found again,
+        gives way first: in a big picture the whole-picture pass sees the table's things
+        at a few pixels, where it takes some for dice it cannot read; its place is the
+        tile pass's (C40, the model card)."""
+        if max(look.shape[:2]) <= TILE:
+            return dice
+        limit = SMALL * max(look.shape[:2])
+        dice = [
+            (die, heat)
+            for die, heat in dice
+            if die.value is not None
+            or box_side(die.box) >= limit
+            or self._found_again(look, die.box)
+        ]
+        found = [(box, heat) for box, heat, small in self._tile_peaks(look) if small]
+        kept: list[tuple] = []
+        taken = [die.box for die, _ in dice]
+        for box, heat in sorted(found, key=lambda f: -f[1]):
+            if not any(centre_inside(box, t) or same_die(box, t) for t in taken):
+                kept.append((box, heat))
+                taken.append(box)
+        read = self._read_each(img, [box for box, _ in kept])
+        small = [
+            (die, heat)
+            for (_, heat), die in zip(kept, read, strict=True)
+            if die is not None and die.value is not None and self._found_again(look, die.box)
+        ]
+        return dice + small
+
+    def _tile_peaks(self, look: np.ndarray) -> list[tuple[tuple[int, int, int, int], float, bool]]:
+        """The detector's boxes (the picture's pixels) and heat in each tile of ``look``, tile
+        by tile, and whether the tile pass may take each: whole in its tile and under
+        ``SMALL`` of the picture's longer side."""
+        h, w = look.shape[:2]
+        limit = SMALL * max(h, w)
+        peaks = []
+        for y0 in tile_starts(h):
+            for x0 in tile_starts(w):
+                tile = look[y0 : y0 + TILE, x0 : x0 + TILE]
+                th, tw = tile.shape[:2]
+                for box, heat in self.detect(tile):
+                    left, top, right, bottom = box
+                    cut_x = (left <= 0 < x0) or (right >= tw and x0 + tw < w)
+                    cut_y = (top <= 0 < y0) or (bottom >= th and y0 + th < h)
+                    small = not (cut_x or cut_y or box_side(box) >= limit)
+                    peaks.append(((left + x0, top + y0, right + x0, bottom + y0), heat, small))
+        return peaks
+
+    def _found_again(self, look: np.ndarray, box) -> bool:
+        """Whether the detector finds the die boxed at ``box`` (by a tile, or small by the
+        whole-picture pass) again in a window of ``look`` around it, sized so that the die is
+        ``AGAIN`` px at the detector's input (the window cut at the picture's edges): a peak
+        at the faint threshold or more, centred within ``SAME_DIE`` of the die's side of its
+        centre, its side ``AGAIN_SIDES`` of the die's. Seen at a die's usual size, with its
+        surroundings, a board's token a tile took for a die is seldom taken for one; a small
+        real die is found again (C39 and C40, the model card)."""
+        side = box_side(box)
+        cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+        window = round(side * self.detect_size / AGAIN)
+        x0, y0 = round(cx - window / 2), round(cy - window / 2)
+        h, w = look.shape[:2]
+        left, top = max(0, x0), max(0, y0)
+        part = look[top : min(h, y0 + window), left : min(w, x0 + window)]
+        faint = self.faint_threshold
+        threshold = self.detect_threshold if faint is None else faint
+        low, high = AGAIN_SIDES
+        for again, _ in self.detect(part, threshold):
+            ax, ay = (again[0] + again[2]) / 2 + left, (again[1] + again[3]) / 2 + top
+            if np.hypot(ax - cx, ay - cy) < SAME_DIE * side and low < box_side(again) / side < high:
+                return True
+        return False
+
+
+def tile_starts(n: int) -> list[int]:
+    """Where the tiles along a side of ``n`` pixels start: TILE_STEP apart, the last flush."""
+    starts = list(range(0, max(n - TILE, 0) + 1, TILE_STEP))
+    if starts[-1] + TILE < n:
+        starts.append(n - TILE)
+    return starts
