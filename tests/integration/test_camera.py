@@ -249,9 +249,9 @@ def test_a_picamera2_that_fails_on_import_is_a_camera_error_saying_what_to_do(
     with pytest.raises(CameraError, match=r"cannot be imported \(ValueError: numpy.dtype") as err:
         PiCamera()
     assert err.value.code == "camera/broken" and "keeps the system's numpy" in err.value.message
-    from companion import doctor
+    from companion import doctor_camera
 
-    check = doctor.check_camera("pi")
+    check = doctor_camera.check_camera("pi")
     assert check.level == "FAIL" and "numpy.dtype size changed" in check.detail
     assert "deploy/install.sh" in check.fix
 

@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from companion import doctor
+from companion import doctor, doctor_camera
 from companion.vision.camera import CameraError, explain
 
 
@@ -36,34 +36,35 @@ def test_a_busy_camera_is_recognised_with_what_to_do():
         "Pipeline handler in use by another process",
         "[Errno 16] Device or resource busy",
     ):
-        c = doctor.check_camera("usb:0", opener_failing(message))
+        c = doctor_camera.check_camera("usb:0", opener_failing(message))
         assert c.level == "FAIL" and "busy" in c.detail and "systemctl stop companion" in c.fix
 
 
 def test_a_missing_camera_says_what_to_check_for_its_kind(tmp_path):
-    c = doctor.check_camera("pi", opener_failing("no camera found"))
+    c = doctor_camera.check_camera("pi", opener_failing("no camera found"))
     assert c.level == "FAIL" and "ribbon cable" in c.fix
     nowhere = tmp_path / "no-webcams"  # what this machine has plugged in is not asked
-    c = doctor.check_camera("usb:0", opener_failing("no camera found"), by_id=nowhere)
+    c = doctor_camera.check_camera("usb:0", opener_failing("no camera found"), by_id=nowhere)
     assert c.level == "FAIL" and "plug the webcam in" in c.fix and "ribbon" not in c.fix
-    c = doctor.check_camera("/dev/v4l/by-id/usb-Acme-video-index0", by_id=nowhere)  # its link
+    link = "/dev/v4l/by-id/usb-Acme-video-index0"  # the webcam named by its link
+    c = doctor_camera.check_camera(link, by_id=nowhere)
     assert c.level == "FAIL" and "no camera at /dev/v4l/by-id/usb-Acme" in c.detail
     assert "plug the webcam in" in c.fix and "ls /dev/v4l/by-id" in c.fix
     by_id = tmp_path / "by-id"  # a webcam plugged in: its picture's link, and its metadata's
     by_id.mkdir()
     for name in ("usb-Acme_Cam_12-video-index0", "usb-Acme_Cam_12-video-index1"):
         (by_id / name).symlink_to("../../video4")
-    c = doctor.check_camera("usb:0", opener_failing("no camera found"), by_id=by_id)
+    c = doctor_camera.check_camera("usb:0", opener_failing("no camera found"), by_id=by_id)
     assert c.fix == (
         f"webcams plugged in now: {by_id / 'usb-Acme_Cam_12-video-index0'}; set [camera] "
         "source to one of them (or pass --camera)"
     )
-    c = doctor.check_camera("pi", opener_failing("no camera found"), by_id=by_id)
+    c = doctor_camera.check_camera("pi", opener_failing("no camera found"), by_id=by_id)
     assert c.fix.startswith("check the ribbon cable") and c.fix.endswith(
         f"; or, to use a webcam plugged in instead, set [camera] source to "
         f"{by_id / 'usb-Acme_Cam_12-video-index0'}"
     )
-    c = doctor.check_camera("replay:/nowhere")  # a folder of frames has no cable
+    c = doctor_camera.check_camera("replay:/nowhere")  # a folder of frames has no cable
     assert c.level == "FAIL" and "no folder or video at /nowhere" in c.detail
     assert c.fix == "check the path in [camera] source (or --camera)"
 
@@ -73,18 +74,18 @@ def test_a_camera_that_gives_no_frame_says_what_stalls_one():
         def read(self):
             raise CameraError("the Pi camera gave no frame for 5 s", code="camera/stalled")
 
-    c = doctor.check_camera("usb:0", lambda spec: Stalled())  # "pi" needs picamera2 first
+    c = doctor_camera.check_camera("usb:0", lambda spec: Stalled())  # "pi" needs picamera2 first
     assert c.level == "FAIL" and "no frame" in c.detail and "reseat the ribbon" in c.fix
 
 
 def test_a_working_camera_reports_its_frame_size():
-    c = doctor.check_camera("usb:0", lambda spec: Fake())
+    c = doctor_camera.check_camera("usb:0", lambda spec: Fake())
     assert (c.level, c.detail) == ("ok", "usb:0 gives 640x480 frames")
 
 
 @pytest.mark.skipif(importlib.util.find_spec("picamera2") is not None, reason="on a Pi")
 def test_the_pi_camera_needs_picamera2_from_apt():
-    c = doctor.check_camera("pi")
+    c = doctor_camera.check_camera("pi")
     assert c.level == "FAIL" and "python3-picamera2" in c.fix  # no picamera2 off the Pi
 
 
@@ -93,29 +94,29 @@ TABLE = Path(__file__).parents[1] / "data" / "dice" / "matteop65-valid_valid_10.
 
 def test_the_light_on_the_table_is_checked_from_the_camera_frame():
     table = cv2.imread(str(TABLE))  # two dice on a wooden desk in daylight
-    assert doctor.check_light(table).level == "ok"
+    assert doctor_camera.check_light(table).level == "ok"
     grey = cv2.cvtColor(table, cv2.COLOR_BGR2GRAY)
-    c = doctor.check_light(grey)
+    c = doctor_camera.check_light(grey)
     assert c.level == "warn" and "grey" in c.detail and "colour camera" in c.fix
     dim = (table * 0.3).astype(np.uint8)
-    c = doctor.check_light(dim)
+    c = doctor_camera.check_light(dim)
     assert c.level == "warn" and "dim" in c.detail and "white lamp" in c.fix
     warm = np.clip(table * np.float32([0.55, 0.85, 1.1]), 0, 255).astype(np.uint8)
-    c = doctor.check_light(warm)
+    c = doctor_camera.check_light(warm)
     assert c.level == "warn" and "colour cast" in c.detail
 
 
 def test_the_dice_in_view_are_counted_and_their_size_checked():
     table = cv2.imread(str(TABLE))  # two dice about 70 pixels wide
-    c = doctor.check_dice(table, "slanted")
+    c = doctor_camera.check_dice(table, "slanted")
     assert c.level == "ok" and c.detail.startswith("2 seen, about ") and "640x480" in c.detail
     # the same dice a camera three times higher sees: a fifth of the size, many to a frame
     far = cv2.resize(table, None, fx=0.2, fy=0.2, interpolation=cv2.INTER_AREA)
     far = np.tile(far, (6, 6, 1))[:480, :640]
-    c = doctor.check_dice(far, "slanted")
+    c = doctor_camera.check_dice(far, "slanted")
     assert c.level == "warn" and "too small" in c.detail and "closer" in c.fix
     empty = np.full((480, 640, 3), 128, np.uint8)
-    c = doctor.check_dice(empty, "down")
+    c = doctor_camera.check_dice(empty, "down")
     assert c.level == "ok" and c.detail.startswith("none in view; put a few under the camera")
 
 
@@ -200,15 +201,15 @@ def test_dice_models_that_do_not_load_are_reported_not_raised(monkeypatch, tmp_p
 
 
 def test_the_camera_view_is_said_and_an_unknown_one_fails():
-    down = doctor.check_view("down")
+    down = doctor_camera.check_view("down")
     assert down.level == "ok" and 'view = "slanted"' in down.fix  # how to change it
-    assert doctor.check_view("slanted").level == "ok"
-    wrong = doctor.check_view("overhead")
+    assert doctor_camera.check_view("slanted").level == "ok"
+    wrong = doctor_camera.check_view("overhead")
     assert wrong.level == "FAIL" and "'overhead'" in wrong.detail and 'view = "down"' in wrong.fix
 
 
 def test_no_camera_is_a_warning_not_a_failure():
-    assert doctor.check_camera("none").level == "warn"
+    assert doctor_camera.check_camera("none").level == "warn"
 
 
 def test_a_port_in_use_is_reported():
