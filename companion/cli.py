@@ -237,6 +237,13 @@ def _add_bench(sub) -> None:
         choices=["engine", "web", "watch", "vision", "settle", "numerals"],
         help="what to measure",
     )
+    _add_bench_vision(p)
+    _add_bench_others(p)
+    p.set_defaults(func=_cmd_bench, needs_config=False)
+
+
+def _add_bench_vision(p) -> None:
+    """``companion bench``'s options for the photos (vision, settle) and the models."""
     p.add_argument(
         "--data", help="vision, settle: folder of labelled photo sets (../shared/data/dice)"
     )
@@ -278,6 +285,10 @@ def _add_bench(sub) -> None:
         help="vision: compare --models with this models folder photo by photo (dev or train "
         "split only)",
     )
+
+
+def _add_bench_others(p) -> None:
+    """``companion bench``'s options for settle, numerals, engine and web."""
     p.add_argument(
         "--frames", type=int, default=20, help="settle: still frames a photo's rest lasts"
     )
@@ -291,7 +302,6 @@ def _add_bench(sub) -> None:
     p.add_argument("--repeat", type=_count, default=2000, help="engine: timed repetitions")
     p.add_argument("--clients", type=_count, default=12, help="web: live pages connected")
     p.add_argument("--actions", type=_whole(2), default=200, help="web: actions sent (2 up)")
-    p.set_defaults(func=_cmd_bench, needs_config=False)
 
 
 def main(argv: list[str] | None = None) -> int:
