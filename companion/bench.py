@@ -94,6 +94,7 @@ def _report(found: dict) -> None:
 
 
 def run(what: str, args) -> int:
+    """Run the benchmark ``what`` with the command line's ``args`` and print its report."""
     if what == "engine":
         _report(bench_engine(args.repeat))
     elif what == "web":
@@ -105,78 +106,87 @@ def run(what: str, args) -> int:
 
         _report(bench_watch())
     elif what == "numerals":
-        from companion.bench_numerals import bench_numerals
-        from companion.errors import CompanionError
-        from companion.vision.fonts import NumeralFonts, font_list
-
-        if not args.fonts:
-            raise CompanionError(
-                "pass --fonts with a list of font files, e.g. "
-                "--fonts models/recipe/heldout-fonts.txt",
-                code="bench/no-fonts",
-            )
-        try:  # every file is loaded here, so a bad one is named before any reading
-            fonts = NumeralFonts(font_list(Path(args.fonts)), share=1.0)
-        except (OSError, RuntimeError, ValueError) as e:
-            raise CompanionError(str(e), code="bench/bad-fonts") from e
-        models = Path(args.models) if args.models else None
-        _report(bench_numerals(fonts, models))
-    elif what in ("vision", "settle"):
-        from companion import bench_vision
-        from companion.errors import CompanionError
-        from companion.vision.evaluate import calibrate
-
-        if not args.data:
-            raise CompanionError(
-                "pass --data with the folder of labelled dice photos, e.g. "
-                "--data ../shared/data/dice",
-                code="vision/no-data",
-            )
-        from companion.vision.reader import DiceReader, model_dir
-
-        models = Path(args.models) if args.models else model_dir()
-        if what == "settle":
-            from companion.bench_settle import bench_settle
-
-            if args.frames < 1:
-                raise CompanionError(
-                    f"--frames {args.frames}: a rest needs at least one still frame "
-                    "(the Settler reads it after 5)",
-                    code="bench/bad-frames",
-                )
-            found = bench_settle(Path(args.data), args.split, args.frames, args.seed, models)
-            _report(found)
-            return 0
-        if args.enlarge is not None:
-            if not 1 < args.enlarge <= 10 or args.pi_streams or args.against or args.calibrate:
-                raise CompanionError(
-                    f"--enlarge {args.enlarge}: give a factor over 1 and at most 10 (6 makes "
-                    "the 640 px photos the size of a phone's, 3840 px), and without "
-                    "--pi-streams, --against or --calibrate",
-                    code="bench/bad-enlarge",
-                )
-            found = bench_vision.bench_enlarged(Path(args.data), args.split, models, args.enlarge)
-            _report(found)
-            return 0
-        if args.against:
-            if args.split == "heldout":
-                raise CompanionError(
-                    "--against compares two models folders to choose between them: do it "
-                    "on --split dev (the held-out split is read once, to report the models "
-                    "chosen)",
-                    code="bench/heldout-compare",
-                )
-            how = bench_vision.compare_streams if args.pi_streams else bench_vision.compare
-            found = how(Path(args.data), args.split, models, Path(args.against))
-            _report(found)
-            return 0
-        if args.pi_streams:
-            found = bench_vision.bench_streams(Path(args.data), args.split, models)
-            _report(found)
-            return 0
-        if args.calibrate:
-            found = calibrate(DiceReader(models), Path(args.data), models / "dice.json")
-            _report(found)
-            return 0
-        _report(bench_vision.bench_vision(Path(args.data), args.split, models))
+        _report(_numerals(args))
+    elif what == "settle":
+        _report(_settle(args))
+    elif what == "vision":
+        _report(_vision(args))
     return 0
+
+
+def _numerals(args) -> dict:
+    from companion.bench_numerals import bench_numerals
+    from companion.errors import CompanionError
+    from companion.vision.fonts import NumeralFonts, font_list
+
+    if not args.fonts:
+        raise CompanionError(
+            "pass --fonts with a list of font files, e.g. --fonts models/recipe/heldout-fonts.txt",
+            code="bench/no-fonts",
+        )
+    try:  # every file is loaded here, so a bad one is named before any reading
+        fonts = NumeralFonts(font_list(Path(args.fonts)), share=1.0)
+    except (OSError, RuntimeError, ValueError) as e:
+        raise CompanionError(str(e), code="bench/bad-fonts") from e
+    models = Path(args.models) if args.models else None
+    return bench_numerals(fonts, models)
+
+
+def _photos(args) -> tuple[Path, Path]:
+    """The labelled photos' folder (--data, which vision and settle need) and the models."""
+    from companion.errors import CompanionError
+    from companion.vision.reader import model_dir
+
+    if not args.data:
+        raise CompanionError(
+            "pass --data with the folder of labelled dice photos, e.g. --data ../shared/data/dice",
+            code="vision/no-data",
+        )
+    return Path(args.data), Path(args.models) if args.models else model_dir()
+
+
+def _settle(args) -> dict:
+    from companion.bench_settle import bench_settle
+    from companion.errors import CompanionError
+
+    data, models = _photos(args)
+    if args.frames < 1:
+        raise CompanionError(
+            f"--frames {args.frames}: a rest needs at least one still frame "
+            "(the Settler reads it after 5)",
+            code="bench/bad-frames",
+        )
+    return bench_settle(data, args.split, args.frames, args.seed, models)
+
+
+def _vision(args) -> dict:
+    from companion import bench_vision
+    from companion.errors import CompanionError
+    from companion.vision.evaluate import calibrate
+    from companion.vision.reader import DiceReader
+
+    data, models = _photos(args)
+    if args.enlarge is not None:
+        if not 1 < args.enlarge <= 10 or args.pi_streams or args.against or args.calibrate:
+            raise CompanionError(
+                f"--enlarge {args.enlarge}: give a factor over 1 and at most 10 (6 makes "
+                "the 640 px photos the size of a phone's, 3840 px), and without "
+                "--pi-streams, --against or --calibrate",
+                code="bench/bad-enlarge",
+            )
+        return bench_vision.bench_enlarged(data, args.split, models, args.enlarge)
+    if args.against:
+        if args.split == "heldout":
+            raise CompanionError(
+                "--against compares two models folders to choose between them: do it "
+                "on --split dev (the held-out split is read once, to report the models "
+                "chosen)",
+                code="bench/heldout-compare",
+            )
+        how = bench_vision.compare_streams if args.pi_streams else bench_vision.compare
+        return how(data, args.split, models, Path(args.against))
+    if args.pi_streams:
+        return bench_vision.bench_streams(data, args.split, models)
+    if args.calibrate:
+        return calibrate(DiceReader(models), data, models / "dice.json")
+    return bench_vision.bench_vision(data, args.split, models)
