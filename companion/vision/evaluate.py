@@ -166,57 +166,70 @@ def evaluate(
             img = cv2.imread(str(data / name / fn), cv2.IMREAD_UNCHANGED)
             if img is None:
                 raise VisionError(f"cannot read {data / name / fn}", code="vision/bad-image")
-            truth = files[fn]
-            if streams is not None:
-                scale, detail = streams
-                h, w = img.shape[:2]
-                size = (max(1, round(w * scale)), max(1, round(h * scale)))
-                way = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
-                scaled = cv2.resize(img, size, interpolation=way)
-                found = reader.read(scaled, img if detail else None)
-                t["found"] += len(found)
-                truth = [(v, tuple(c * scale for c in box)) for v, box in truth]
-            elif name in CROP_SETS:
-                h, w = img.shape[:2]
-                k = (1 - CROP_SETS[name]) / 2
-                img = as_bgr(img)
-                box = (int(w * k), int(h * k), int(w * (1 - k)), int(h * (1 - k)))
-                probs, _ = reader.classify(img, [box])
-                label, conf = reader.classes[int(probs[0].argmax())], float(probs[0].max())
-                value = int(label) if label.isdigit() and conf >= reader.min_confidence else None
-                found = [DieReading(box, value, conf, label)]
-            else:
-                found = reader.read(img)
-                t["found"] += len(found)
-            pairs = match(found, truth)
-            right = sum(1 for i, j in pairs if found[i].value == truth[j][0])
-            if by_width is not None and name not in CROP_SETS:
-                read = {j: found[i].value == truth[j][0] for i, j in pairs}
-                for j, (_, (x0, y0, x1, y1)) in enumerate(truth):
-                    band = by_width.setdefault(width_band(max(x1 - x0, y1 - y0)), Counter())
-                    band.update(dice=1, found=int(j in read), right=int(read.get(j, False)))
-            t["photos"] += 1
-            t["dice"] += len(truth)
-            t["matched"] += len(pairs)
-            t["right"] += right
-            t["unsure"] += sum(1 for i, _ in pairs if found[i].value is None)
-            whole = right == len(truth) and (name in CROP_SETS or len(found) == len(truth))
-            t["photos_right"] += whole
+            found, truth = _read_photo(reader, img, name, files[fn], streams)
+            whole = _count(t, name, found, truth, by_width)
             if per_photo is not None:
                 per_photo[f"{name}/{fn}"] = whole
-            # why a photo is not read entirely right (one photo may have several reasons)
-            t["lost_missed"] += len(pairs) < len(truth)
-            t["lost_unsure"] += any(found[i].value is None for i, _ in pairs)
-            t["lost_misread"] += any(found[i].value not in (None, truth[j][0]) for i, j in pairs)
-            t["lost_extra"] += len(found) > len(pairs)
-            if name not in CROP_SETS:
-                t["det_dice"] += len(truth)
-                t["det_matched"] += len(pairs)
         report["sets"][name] = _rates(t)
         for k, v in t.items():
             totals[k] += v
     report["all"] = _rates(totals)
     return report
+
+
+def _read_photo(
+    reader: DiceReader, img: np.ndarray, name: str, truth: list, streams: tuple | None
+) -> tuple[list[DieReading], list]:
+    """The dice read in one photo of the set ``name`` (as ``evaluate`` says), and its labels
+    ``truth`` in the pixels of the picture they were found in."""
+    if streams is not None:
+        scale, detail = streams
+        h, w = img.shape[:2]
+        size = (max(1, round(w * scale)), max(1, round(h * scale)))
+        way = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+        scaled = cv2.resize(img, size, interpolation=way)
+        found = reader.read(scaled, img if detail else None)
+        return found, [(v, tuple(c * scale for c in box)) for v, box in truth]
+    if name in CROP_SETS:
+        h, w = img.shape[:2]
+        k = (1 - CROP_SETS[name]) / 2
+        img = as_bgr(img)
+        box = (int(w * k), int(h * k), int(w * (1 - k)), int(h * (1 - k)))
+        probs, _ = reader.classify(img, [box])
+        label, conf = reader.classes[int(probs[0].argmax())], float(probs[0].max())
+        value = int(label) if label.isdigit() and conf >= reader.min_confidence else None
+        return [DieReading(box, value, conf, label)], truth
+    return reader.read(img), truth
+
+
+def _count(t: dict, name: str, found: list, truth: list, by_width: dict | None) -> bool:
+    """Counts one photo of the set ``name`` into its tallies ``t`` (and ``by_width``, as
+    ``evaluate`` says), and says whether it was read entirely right."""
+    pairs = match(found, truth)
+    right = sum(1 for i, j in pairs if found[i].value == truth[j][0])
+    if by_width is not None and name not in CROP_SETS:
+        read = {j: found[i].value == truth[j][0] for i, j in pairs}
+        for j, (_, (x0, y0, x1, y1)) in enumerate(truth):
+            band = by_width.setdefault(width_band(max(x1 - x0, y1 - y0)), Counter())
+            band.update(dice=1, found=int(j in read), right=int(read.get(j, False)))
+    if name not in CROP_SETS:
+        t["found"] += len(found)
+    t["photos"] += 1
+    t["dice"] += len(truth)
+    t["matched"] += len(pairs)
+    t["right"] += right
+    t["unsure"] += sum(1 for i, _ in pairs if found[i].value is None)
+    whole = right == len(truth) and (name in CROP_SETS or len(found) == len(truth))
+    t["photos_right"] += whole
+    # why a photo is not read entirely right (one photo may have several reasons)
+    t["lost_missed"] += len(pairs) < len(truth)
+    t["lost_unsure"] += any(found[i].value is None for i, _ in pairs)
+    t["lost_misread"] += any(found[i].value not in (None, truth[j][0]) for i, j in pairs)
+    t["lost_extra"] += len(found) > len(pairs)
+    if name not in CROP_SETS:
+        t["det_dice"] += len(truth)
+        t["det_matched"] += len(pairs)
+    return whole
 
 
 def wrong_share(rates: dict) -> float:
