@@ -66,8 +66,9 @@ def draw(img: np.ndarray, dice, title: str = "", phone: bool = False) -> np.ndar
         others = [o.box for j, o in enumerate(dice) if j != i] + tags
         if any(_overlap(place, o) for o in others):
             text = str(value)
-        tags.append(_tag_place(out.shape, d.box, text, scale, thick))
-        _tag(out, d.box, text, d.value is not None, scale, thick)
+            place = _tag_place(out.shape, d.box, text, scale, thick)
+        tags.append(place)
+        _tag(out, d.box, text, d.value is not None, scale, thick, place)
     if title:
         cv2.putText(
             out,
@@ -119,12 +120,15 @@ def _overlap(a, b) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
-def _tag(out: np.ndarray, box, text: str, sure: bool, scale: float, thick: int) -> None:
-    """Draw ``box`` and ``text`` on a tag at its edge: green for a die read, orange if not."""
+def _tag(
+    out: np.ndarray, box, text: str, sure: bool, scale: float, thick: int, place=None
+) -> None:
+    """Draw ``box`` and ``text`` on a tag at its edge (at ``place``, if worked out already):
+    green for a die read, orange if not."""
     colour = (40, 200, 40) if sure else (0, 140, 255)
     x0, y0, x1, y1 = map(int, box)
     cv2.rectangle(out, (x0, y0), (x1, y1), colour, thick)
-    left, top, right, bottom = _tag_place(out.shape, box, text, scale, thick)
+    left, top, right, bottom = place or _tag_place(out.shape, box, text, scale, thick)
     cv2.rectangle(out, (left, top), (right, bottom), colour, -1)
     cv2.putText(
         out,
