@@ -120,9 +120,7 @@ def _overlap(a, b) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
-def _tag(
-    out: np.ndarray, box, text: str, sure: bool, scale: float, thick: int, place=None
-) -> None:
+def _tag(out: np.ndarray, box, text: str, sure: bool, scale: float, thick: int, place=None) -> None:
     """Draw ``box`` and ``text`` on a tag at its edge (at ``place``, if worked out already):
     green for a die read, orange if not."""
     colour = (40, 200, 40) if sure else (0, 140, 255)
