@@ -212,6 +212,45 @@ def listen_problem(host: str, port: int, exc: OSError) -> str:
     return f"cannot listen on {host}:{port}: {exc.strerror or exc}"
 
 
+def _web_server(app, host: str, port: int):
+    """waitress serving ``app`` on ``host``:``port``, listening already (or a
+    CompanionError saying what to do)."""
+    from waitress import create_server
+
+    from companion.web import MAX_BODY
+
+    sock = listen_socket(host, port)
+    # waitress would take in (and spool to disk) a body of up to 1 GB before the app could
+    # refuse it; the app refuses a body over MAX_BODY with a JSON message, waitress anything
+    # past 16 times that on its own
+    return create_server(
+        app,
+        sockets=[sock],
+        threads=THREADS,
+        ident="companion",
+        max_request_body_size=16 * MAX_BODY,
+    )
+
+
+def _announce(app, store: EventStore, host: str, port: int, database: Path, demo: bool) -> None:
+    """Print where the pages are, the phones' join link as a QR code and the host PIN; in
+    the demo, start its game and link to it."""
+    urls = [f"http://{ip}:{port}/" for ip in lan_addresses()]
+    # Phones often cannot resolve .local names: the join link carries the IP address.
+    join = urls[0]
+    if demo:
+        game_id = ensure_demo_game(store)
+        app.extensions["companion.hub"].set_active(game_id)
+        urls = [f"{u}table/{game_id}" for u in urls]
+        join = f"{join}play/{game_id}"
+    print(f"Table Companion is serving on {host}:{port} (games in {database})")
+    for u in urls:
+        print(f"  open {u}")
+    print(f"  phones: scan this or open {join}")
+    print_qr(join)
+    print(f"  host PIN: {app.config['HOST_PIN']}", flush=True)
+
+
 def serve(
     host: str,
     port: int,
@@ -226,41 +265,16 @@ def serve(
     gpio=None,
     view: str = "down",
 ) -> None:
-    from waitress import create_server
-
     from companion.mdns import Advertiser
-    from companion.web import MAX_BODY, create_app
+    from companion.web import create_app
 
     store = EventStore(database)
-    urls = [f"http://{ip}:{port}/" for ip in lan_addresses()]
-    # Phones often cannot resolve .local names: the join link carries the IP address.
     app = create_app({"DATABASE": str(database), "DEMO": demo, "JOIN_PORT": port}, store=store)
     # Listen first: a port in use, or a host that is not this machine's, is said before
     # anything else starts (the camera, the pins, the mDNS name).
-    sock = listen_socket(host, port)
-    # waitress would take in (and spool to disk) a body of up to 1 GB before the app could
-    # refuse it; the app refuses a body over MAX_BODY with a JSON message, waitress anything
-    # past 16 times that on its own
-    server = create_server(
-        app,
-        sockets=[sock],
-        threads=THREADS,
-        ident="companion",
-        max_request_body_size=16 * MAX_BODY,
-    )
+    server = _web_server(app, host, port)
     hub = app.extensions["companion.hub"]
-    join = urls[0]
-    if demo:
-        game_id = ensure_demo_game(store)
-        hub.set_active(game_id)
-        urls = [f"{u}table/{game_id}" for u in urls]
-        join = f"{join}play/{game_id}"
-    print(f"Table Companion is serving on {host}:{port} (games in {database})")
-    for u in urls:
-        print(f"  open {u}")
-    print(f"  phones: scan this or open {join}")
-    print_qr(join)
-    print(f"  host PIN: {app.config['HOST_PIN']}", flush=True)
+    _announce(app, store, host, port, database, demo)
     # the name follows the addresses: the Wi-Fi may come up, or a lease change, later
     withdraw = Advertiser(port).keep_following(lan_addresses) if mdns else (lambda: None)
     device = start_device(
