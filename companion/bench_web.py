@@ -64,8 +64,10 @@ def _client(
 
 
 def bench_web(clients: int = 12, actions: int = 100) -> dict:
+    """``actions`` moves (a roll, then its undo, in turn) posted to a real server while
+    ``clients`` pages follow the game's live stream: how long each took to reach each
+    page."""
     from waitress.server import create_server
-    from waitress.wasyncore import close_all
 
     with tempfile.TemporaryDirectory() as tmp:
         store = EventStore(Path(tmp) / "bench.db")
@@ -86,40 +88,56 @@ def bench_web(clients: int = 12, actions: int = 100) -> dict:
             ready.wait(10)
         time.sleep(0.2)
         latencies: list[float] = []
-        missing = 0
         for i in range(actions):
-            sent = time.perf_counter()
-            if i % 2 == 0:
-                seq = _post(
-                    port,
-                    f"/api/games/{game_id}/actions",
-                    {"action": {"type": "dice_rolled", "values": [1 + i % 6, 2, 3, 4, 5]}},
-                )["seq"]
-            else:
-                seq = _post(port, f"/api/games/{game_id}/undo", {})["seq"]
-            deadline = time.perf_counter() + 5
-            while time.perf_counter() < deadline:
-                with lock:
-                    if len(got.get(seq, ())) >= clients:
-                        break
-                time.sleep(0.0005)
-            with lock:
-                arrivals = list(got.get(seq, ()))
-            missing += clients - len(arrivals)
-            latencies.extend((t - sent) * 1000 for t in arrivals)
-        # Open streams are still being written to as the server stops: keep the noise out.
-        logging.getLogger("waitress").setLevel(logging.CRITICAL)
-        # Stopped without touching a socket the loop may be waiting on: a socket closed from
-        # this thread while the loop waits on it in select() fails there (EBADF), an uncaught
-        # error in the server's thread. Nor by its trigger: a write to its pipe once failed
-        # with EBADF in CI (something else in the process had closed that descriptor). With
-        # its map empty the loop ends at its next turn (select waits a second at most); then
-        # its sockets are closed here, and the clients read the end of their streams.
-        dispatchers = dict(sockets)
-        sockets.clear()
-        loop.join(10)
-        close_all(dispatchers)
+            latencies.extend(_delivered(port, game_id, i, clients, got, lock))
+        _stop(loop, sockets)
         store.close()
+    return _summary(latencies, clients, actions)
+
+
+def _delivered(port: int, game_id: str, i: int, clients: int, got: dict, lock) -> list[float]:
+    """Post the ``i``th move (a roll when ``i`` is even, an undo when odd) and wait up to 5
+    s for the ``clients`` pages to get it: the ms it took to reach each page that did."""
+    sent = time.perf_counter()
+    if i % 2 == 0:
+        seq = _post(
+            port,
+            f"/api/games/{game_id}/actions",
+            {"action": {"type": "dice_rolled", "values": [1 + i % 6, 2, 3, 4, 5]}},
+        )["seq"]
+    else:
+        seq = _post(port, f"/api/games/{game_id}/undo", {})["seq"]
+    deadline = time.perf_counter() + 5
+    while time.perf_counter() < deadline:
+        with lock:
+            if len(got.get(seq, ())) >= clients:
+                break
+        time.sleep(0.0005)
+    with lock:
+        arrivals = list(got.get(seq, ()))
+    return [(t - sent) * 1000 for t in arrivals]
+
+
+def _stop(loop: threading.Thread, sockets: dict) -> None:
+    """Stop the server whose loop is ``loop`` and whose sockets are in ``sockets``."""
+    from waitress.wasyncore import close_all
+
+    # Open streams are still being written to as the server stops: keep the noise out.
+    logging.getLogger("waitress").setLevel(logging.CRITICAL)
+    # Stopped without touching a socket the loop may be waiting on: a socket closed from
+    # this thread while the loop waits on it in select() fails there (EBADF), an uncaught
+    # error in the server's thread. Nor by its trigger: a write to its pipe once failed
+    # with EBADF in CI (something else in the process had closed that descriptor). With
+    # its map empty the loop ends at its next turn (select waits a second at most); then
+    # its sockets are closed here, and the clients read the end of their streams.
+    dispatchers = dict(sockets)
+    sockets.clear()
+    loop.join(10)
+    close_all(dispatchers)
+
+
+def _summary(latencies: list[float], clients: int, actions: int) -> dict:
+    """The figures of ``bench web``: deliveries, those missing, and their percentiles."""
     # Percentiles of the deliveries measured, taken inclusively so none is past the slowest;
     # with every delivery missing (a figure too) they are none.
     q = (
@@ -131,7 +149,7 @@ def bench_web(clients: int = 12, actions: int = 100) -> dict:
         "clients": clients,
         "actions": actions,
         "deliveries": len(latencies),
-        "missing": missing,
+        "missing": clients * actions - len(latencies),
         "latency_ms_p50": round(statistics.median(latencies), 2) if latencies else None,
         "latency_ms_p95": None if q[18] is None else round(q[18], 2),
         "latency_ms_max": round(max(latencies), 2) if latencies else None,
