@@ -99,6 +99,51 @@ class Layout:
         return camps
 
 
+def _scorable_of(layout: Layout, scorable: set, tribe: str) -> list[PlacementRef]:
+    """The placements of ``tribe`` among ``scorable``, in order."""
+    return sorted(p for p in scorable if layout.tribe[p] == tribe)
+
+
+def _requests(
+    layout: Layout, cells: Mapping[Hex, Cell], scorable: set, complete: dict
+) -> tuple[dict[str, dict], dict[str, int]]:
+    """Each tribe's request: what it counts ("detail", by name) and the points it gives."""
+    of = {t: _scorable_of(layout, scorable, t) for t in TRIBES}
+    detail: dict[str, dict] = {}
+    scav_coast = sum(layout.on_coast(p) for p in of["scavengers"])
+    detail["scavengers"] = {"on_coast": scav_coast}
+    big_builders = sum(1 for (q, r, _h) in of["builders"] if cells[(q, r)].large)
+    detail["builders"] = {"large_hexes": big_builders}
+    scholars = of["scholars"]
+    near = sum(
+        1
+        for p in scholars
+        if any(layout.tribe[o] == "scavengers" and o in scorable for o in layout.adjacent[p])
+    )
+    edge = sum(layout.on_coast(p) for p in scholars)
+    detail["scholars"] = {"next_to_scavengers": near, "on_coast": edge}
+    largest = max((len(c.placements) for c in complete["matriarchy"]), default=0)
+    detail["matriarchy"] = {"largest_camp": largest}
+    partners = sorted(
+        {
+            layout.tribe[(q, r, 1 - h)]
+            for (q, r, h) in of["healers"]
+            if not cells[(q, r)].large and (q, r, 1 - h) in scorable
+        }
+    )
+    detail["healers"] = {"share_hex_with": partners}
+    detail["scientists"] = {"camps": len(complete["scientists"])}
+    request = {
+        "scavengers": scav_coast,
+        "builders": 3 * big_builders,
+        "scholars": near - 2 * edge,
+        "matriarchy": largest,
+        "healers": 2 * len(partners),
+        "scientists": 2 * len(complete["scientists"]),
+    }
+    return detail, request
+
+
 def score_board(
     island: Island,
     cells: Mapping[Hex, Cell],
@@ -116,46 +161,12 @@ def score_board(
     scorable = {p for c in camps if c.complete for p in c.placements}
     complete = {t: [c for c in camps if c.tribe == t and c.complete] for t in TRIBES}
 
-    def scorable_of(tribe: str) -> list[PlacementRef]:
-        return sorted(p for p in scorable if layout.tribe[p] == tribe)
-
-    detail: dict[str, dict] = {}
-    scav_coast = sum(layout.on_coast(p) for p in scorable_of("scavengers"))
-    detail["scavengers"] = {"on_coast": scav_coast}
-    big_builders = sum(1 for (q, r, _h) in scorable_of("builders") if cells[(q, r)].large)
-    detail["builders"] = {"large_hexes": big_builders}
-    scholars = scorable_of("scholars")
-    near = sum(
-        1
-        for p in scholars
-        if any(layout.tribe[o] == "scavengers" and o in scorable for o in layout.adjacent[p])
-    )
-    edge = sum(layout.on_coast(p) for p in scholars)
-    detail["scholars"] = {"next_to_scavengers": near, "on_coast": edge}
-    largest = max((len(c.placements) for c in complete["matriarchy"]), default=0)
-    detail["matriarchy"] = {"largest_camp": largest}
-    partners = sorted(
-        {
-            layout.tribe[(q, r, 1 - h)]
-            for (q, r, h) in scorable_of("healers")
-            if not cells[(q, r)].large and (q, r, 1 - h) in scorable
-        }
-    )
-    detail["healers"] = {"share_hex_with": partners}
-    detail["scientists"] = {"camps": len(complete["scientists"])}
-    request = {
-        "scavengers": scav_coast,
-        "builders": 3 * big_builders,
-        "scholars": near - 2 * edge,
-        "matriarchy": largest,
-        "healers": 2 * len(partners),
-        "scientists": 2 * len(complete["scientists"]),
-    }
+    detail, request = _requests(layout, cells, scorable, complete)
 
     tribes: dict[str, dict] = {}
     for t in TRIBES:
         placed = sum(1 for p in layout.tribe if layout.tribe[p] == t)
-        good = len(scorable_of(t))
+        good = len(_scorable_of(layout, scorable, t))
         base = good - (placed - good) - (0 if complete[t] else 5)
         tribes[t] = {
             "placements": placed,
