@@ -245,25 +245,12 @@ def draw_die(
     body, ink, opacity = random_colours(rng, face)
     angle = rng.uniform(0, 2 * np.pi) if angle is None else angle
     slant = rng.uniform(0, 0.35) if slant is None else slant
-    squash = 1 - slant * rng.uniform(0.3, 0.8)  # seen at an angle the top face is foreshortened
-    cx, cy = centre
-    half = size / 2
-    corners = np.array([(-half, -half), (half, -half), (half, half), (-half, half)], np.float32)
-    rot = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]], np.float32)
-    top = corners @ rot.T
-    top[:, 1] *= squash
-    top += (cx, cy)
+    top = _top_quad(rng, centre, size, angle, slant)
     # the side face that shows when the die is seen at a slant, below the top face
     depth = np.array([rng.uniform(-0.3, 0.3) * slant, slant], np.float32) * size
     hull = cv2.convexHull(np.concatenate([top, top + depth]).astype(np.float32))[:, 0]
     h, w = img.shape[:2]
-    # shadow
-    shadow = np.zeros((h, w), np.float32)
-    off = np.array([rng.uniform(-0.2, 0.2), rng.uniform(0.05, 0.25)], np.float32) * size
-    cv2.fillPoly(shadow, [np.int32(hull + off)], 1.0, cv2.LINE_AA)
-    k = int(size * 0.15) | 1
-    shadow = cv2.GaussianBlur(shadow, (k, k), 0) * rng.uniform(0.2, 0.55)
-    img *= (1 - shadow)[..., None]
+    _shadow(rng, img, hull, size)
     under = img.copy()
     side = np.zeros((h, w), np.float32)
     cv2.fillPoly(side, [np.int32(hull)], 1.0, cv2.LINE_AA)
@@ -274,12 +261,7 @@ def draw_die(
         _draw_sides(rng, img, face, top, depth, body * shade, ink * shade, fonts)
     # top face: the flat texture warped onto the (rounded) top quad
     tex = face_texture(rng, face, body, ink, n, fonts)
-    mask = np.zeros((n, n), np.float32)
-    rr = int(n * rng.uniform(0.08, 0.2))
-    cv2.rectangle(mask, (rr, 0), (n - 1 - rr, n - 1), 1.0, -1)
-    cv2.rectangle(mask, (0, rr), (n - 1, n - 1 - rr), 1.0, -1)
-    for x, y in ((rr, rr), (n - 1 - rr, rr), (rr, n - 1 - rr), (n - 1 - rr, n - 1 - rr)):
-        cv2.circle(mask, (x, y), rr, 1.0, -1, cv2.LINE_AA)
+    mask = _rounded_square(rng, n)
     m = cv2.getPerspectiveTransform(src, top.astype(np.float32))
     warped = cv2.warpPerspective(tex, m, (w, h), flags=cv2.INTER_LINEAR)
     wmask = cv2.warpPerspective(mask, m, (w, h), flags=cv2.INTER_LINEAR)[..., None]
@@ -296,7 +278,46 @@ def draw_die(
         int(min(w, np.ceil(x1))),
         int(min(h, np.ceil(y1))),
     )
-    return Die(face, box, (float(cx), float(cy)), float(size))
+    return Die(face, box, (float(centre[0]), float(centre[1])), float(size))
+
+
+def _top_quad(
+    rng: np.random.Generator, centre: tuple[float, float], size: float, angle: float, slant: float
+) -> np.ndarray:
+    """The corners of a die's top face, turned by ``angle`` about ``centre`` and, seen at
+    ``slant``, foreshortened by a random amount."""
+    squash = 1 - slant * rng.uniform(0.3, 0.8)
+    half = size / 2
+    corners = np.array([(-half, -half), (half, -half), (half, half), (-half, half)], np.float32)
+    rot = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]], np.float32)
+    top = corners @ rot.T
+    top[:, 1] *= squash
+    top += centre
+    return top
+
+
+def _shadow(rng: np.random.Generator, img: np.ndarray, hull: np.ndarray, size: float) -> None:
+    """Darken ``img`` (in place) under the shadow a die of ``size`` whose outline is
+    ``hull`` casts: soft-edged, offset a little down and to one side."""
+    h, w = img.shape[:2]
+    shadow = np.zeros((h, w), np.float32)
+    off = np.array([rng.uniform(-0.2, 0.2), rng.uniform(0.05, 0.25)], np.float32) * size
+    cv2.fillPoly(shadow, [np.int32(hull + off)], 1.0, cv2.LINE_AA)
+    k = int(size * 0.15) | 1
+    shadow = cv2.GaussianBlur(shadow, (k, k), 0) * rng.uniform(0.2, 0.55)
+    img *= (1 - shadow)[..., None]
+
+
+def _rounded_square(rng: np.random.Generator, n: int) -> np.ndarray:
+    """An ``n`` x ``n`` mask of a die's top face: a square with corners rounded by a
+    random radius."""
+    mask = np.zeros((n, n), np.float32)
+    rr = int(n * rng.uniform(0.08, 0.2))
+    cv2.rectangle(mask, (rr, 0), (n - 1 - rr, n - 1), 1.0, -1)
+    cv2.rectangle(mask, (0, rr), (n - 1, n - 1 - rr), 1.0, -1)
+    for x, y in ((rr, rr), (n - 1 - rr, rr), (rr, n - 1 - rr), (n - 1 - rr, n - 1 - rr)):
+        cv2.circle(mask, (x, y), rr, 1.0, -1, cv2.LINE_AA)
+    return mask
 
 
 def _draw_sides(rng, img, face, top, depth, body, ink, fonts=None) -> None:
