@@ -51,6 +51,19 @@ def test_a_sure_roll_is_entered_with_its_source_and_confidence(rig, caplog):
     assert seen[-1]["message"] == "(last roll read: 1 2 3 4 5)"
 
 
+def test_only_a_roll_the_camera_enters_calls_what_waits_for_one(rig):
+    """The panel's buzzer chirps for a roll entered (serve hangs it on ``accepted``); not
+    for one left to confirm, nor for a roll the game refuses."""
+    device, _, _ = rig
+    chirps = []
+    device.accepted.append(lambda: chirps.append(device.state))
+    device.on_settled(Settled("wrong_count", (1, 2, 3, 4), 0.9, message="4 of 5 dice seen"))
+    device.on_settled(Settled("roll", (1, 2, 3, 4, 9), 0.9))  # a die has no 9: refused
+    assert chirps == []
+    device.on_settled(Settled("roll", (1, 2, 3, 4, 5), 0.9))
+    assert chirps == ["waiting for a roll"]
+
+
 def test_the_wrong_count_waits_for_a_person_and_nothing_is_entered(rig):
     device, session, _ = rig
     device.on_settled(Settled("wrong_count", (1, 2, 3, 4), 0.9, message="4 of 5 dice seen"))
