@@ -63,6 +63,15 @@ def _jpeg(drawn) -> bytes:
     return jpeg.tobytes()
 
 
+def _named_as_the_game(spec, values) -> tuple:
+    """A roll's ``values`` with each taught face's name given as the game's dice ``spec``
+    names it (matched without case, or by number: a numbered die taught 1 to 6)."""
+    faces = spec.faces if spec is not None else {}
+    names = {str(v).lower(): k for k, v in faces.items()}  # taught faces named as the game's
+    names.update({str(k): k for k in faces})  # or by number: a numbered die taught 1 to 6
+    return tuple(names.get(str(v).lower(), v) if isinstance(v, str) else v for v in values)
+
+
 class Device:
     def __init__(self, hub: Hub, watcher=None, problem: str = ""):
         """``problem``: why there is no ``watcher`` although a camera was asked for."""
@@ -152,46 +161,9 @@ class Device:
             return  # the roll it revises was settled by a person already, or never waited
         s = self.hub.session(game_id)
         spec = s.dice()
-        faces = spec.faces if spec is not None else {}
-        names = {str(v).lower(): k for k, v in faces.items()}  # taught faces named as the game's
-        names.update({str(k): k for k in faces})  # or by number: a numbered die taught 1 to 6
-        values = tuple(
-            names.get(str(v).lower(), v) if isinstance(v, str) else v for v in event.values
-        )
+        values = _named_as_the_game(spec, event.values)
         if event.kind == "roll":
-            action = self.roll_action(game_id, values, event.confidence)
-            if action is None:
-                self._set(
-                    # (dice lying on the table when the device starts are seen at rest too:
-                    # they need not have moved)
-                    "waiting for a roll",
-                    "dice seen at rest, but the game is over: start a new game in the lobby"
-                    if s.outcome() is not None
-                    else "dice seen at rest, but the game is not waiting for a roll",
-                )
-                return
-            try:
-                s.act(action)
-            except StorageError as exc:  # nothing was saved: the roll waits, the red LED is lit
-                self._set(
-                    "storage problem",
-                    f"the camera read {list(values)} but could not save it ({exc.message}). "
-                    "Free some space, then confirm the roll.",
-                    pending=self._pending(game_id, values, event),
-                )
-                return
-            except CompanionError as exc:
-                self._set(
-                    "needs confirmation",
-                    f"the camera read {list(values)}: {exc.message}",
-                    pending=self._pending(game_id, values, event),
-                )
-                return
-            read = " ".join(map(str, values))
-            again = " on a second look" if event.revises else ""
-            self._set("waiting for a roll", f"(last roll read{again}: {read})", pending=None)
-            for fn in self.accepted:
-                fn()
+            self._record_roll(game_id, s, values, event)
             return
         if spec is None and self.roll_action(game_id, values, 0) is None:
             return  # no roll wanted: nothing to confirm
@@ -200,6 +172,43 @@ class Device:
             event.message,
             pending=self._pending(game_id, values, event),
         )
+
+    def _record_roll(self, game_id: str, s, values: tuple, event: Settled) -> None:
+        """Enter a settled roll read with ``values`` into the game's session ``s``, or say
+        why not and leave it for a person to confirm."""
+        action = self.roll_action(game_id, values, event.confidence)
+        if action is None:
+            self._set(
+                # (dice lying on the table when the device starts are seen at rest too:
+                # they need not have moved)
+                "waiting for a roll",
+                "dice seen at rest, but the game is over: start a new game in the lobby"
+                if s.outcome() is not None
+                else "dice seen at rest, but the game is not waiting for a roll",
+            )
+            return
+        try:
+            s.act(action)
+        except StorageError as exc:  # nothing was saved: the roll waits, the red LED is lit
+            self._set(
+                "storage problem",
+                f"the camera read {list(values)} but could not save it ({exc.message}). "
+                "Free some space, then confirm the roll.",
+                pending=self._pending(game_id, values, event),
+            )
+            return
+        except CompanionError as exc:
+            self._set(
+                "needs confirmation",
+                f"the camera read {list(values)}: {exc.message}",
+                pending=self._pending(game_id, values, event),
+            )
+            return
+        read = " ".join(map(str, values))
+        again = " on a second look" if event.revises else ""
+        self._set("waiting for a roll", f"(last roll read{again}: {read})", pending=None)
+        for fn in self.accepted:
+            fn()
 
     def view(self) -> tuple[bytes, dict] | None:
         """The camera's latest frame with what the reader found in it (``camera_view``), or
