@@ -19,7 +19,7 @@ def check_camera(
     """Whether the camera gives frames; the frame it read is added to ``frames`` if given.
     A webcam not found is told the webcams plugged in (their links in ``by_id``, by default
     /dev/v4l/by-id)."""
-    from companion.vision.camera import BY_ID, CameraError, open_camera, webcams
+    from companion.vision.camera import CameraError, open_camera
 
     if spec == "none":
         return Check(
@@ -35,44 +35,51 @@ def check_camera(
         finally:
             camera.close()
     except CameraError as exc:
-        fix = {
-            "camera/busy": "stop the other program (sudo systemctl stop companion, or close "
-            "libcamera-hello/rpicam-hello), then run doctor again",
-            "camera/missing": {
-                "pi": "check the ribbon cable (contacts facing the board), that the camera is "
-                "enabled, and `rpicam-hello --list-cameras`",
-                "usb": "plug the webcam in (try another USB port) and check that `ls "
-                "/dev/video*` lists it",
-                "/dev": "plug the webcam in (try another USB port) and check that `ls "
-                "/dev/v4l/by-id` lists it",
-            }.get(
-                "/dev" if spec.startswith("/dev/") else spec.partition(":")[0],
-                "check the path in [camera] source (or --camera)",
-            ),
-            "camera/no-picamera2": "sudo apt install python3-picamera2, and make the virtual "
-            "environment with --system-site-packages (deploy/install.sh does both)",
-            "camera/broken": "run `sudo deploy/install.sh` again from the clone: it keeps the "
-            "system's numpy",
-            "camera/stalled": "reseat the ribbon cable at both ends, keep it short and away "
-            "from the power cable, use the Pi's own power supply, then `rpicam-hello -t 10000`",
-        }
-        plugged = webcams(by_id or BY_ID) if exc.code == "camera/missing" else []
-        # (a webcam given by its own link and still missing is another fault: the generic fix)
-        if plugged and spec.startswith(("usb:", "/dev/")) and spec not in plugged:
-            fix["camera/missing"] = (
-                f"webcams plugged in now: {', '.join(plugged)}; set [camera] source to one of "
-                "them (or pass --camera)"
-            )
-        elif plugged and spec == "pi":  # a device built with a webcam?
-            fix["camera/missing"] += (
-                f"; or, to use a webcam plugged in instead, set [camera] source to "
-                f"{' or '.join(plugged)}"
-            )
-        return Check("camera", "FAIL", exc.message, fix.get(exc.code, "check [camera] source"))
+        return Check("camera", "FAIL", exc.message, _camera_fix(spec, exc, by_id))
     if frames is not None:
         frames.append(frame)
     h, w = frame.shape[:2]
     return Check("camera", "ok", f"{spec} gives {w}x{h} frames")
+
+
+def _camera_fix(spec: str, exc, by_id: Path | None) -> str:
+    """What to do about the camera ``spec`` failing with ``exc`` (a CameraError)."""
+    from companion.vision.camera import BY_ID, webcams
+
+    fix = {
+        "camera/busy": "stop the other program (sudo systemctl stop companion, or close "
+        "libcamera-hello/rpicam-hello), then run doctor again",
+        "camera/missing": {
+            "pi": "check the ribbon cable (contacts facing the board), that the camera is "
+            "enabled, and `rpicam-hello --list-cameras`",
+            "usb": "plug the webcam in (try another USB port) and check that `ls "
+            "/dev/video*` lists it",
+            "/dev": "plug the webcam in (try another USB port) and check that `ls "
+            "/dev/v4l/by-id` lists it",
+        }.get(
+            "/dev" if spec.startswith("/dev/") else spec.partition(":")[0],
+            "check the path in [camera] source (or --camera)",
+        ),
+        "camera/no-picamera2": "sudo apt install python3-picamera2, and make the virtual "
+        "environment with --system-site-packages (deploy/install.sh does both)",
+        "camera/broken": "run `sudo deploy/install.sh` again from the clone: it keeps the "
+        "system's numpy",
+        "camera/stalled": "reseat the ribbon cable at both ends, keep it short and away "
+        "from the power cable, use the Pi's own power supply, then `rpicam-hello -t 10000`",
+    }
+    plugged = webcams(by_id or BY_ID) if exc.code == "camera/missing" else []
+    # (a webcam given by its own link and still missing is another fault: the generic fix)
+    if plugged and spec.startswith(("usb:", "/dev/")) and spec not in plugged:
+        fix["camera/missing"] = (
+            f"webcams plugged in now: {', '.join(plugged)}; set [camera] source to one of "
+            "them (or pass --camera)"
+        )
+    elif plugged and spec == "pi":  # a device built with a webcam?
+        fix["camera/missing"] += (
+            f"; or, to use a webcam plugged in instead, set [camera] source to "
+            f"{' or '.join(plugged)}"
+        )
+    return fix.get(exc.code, "check [camera] source")
 
 
 def check_view(view: str) -> Check:
