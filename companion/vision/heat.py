@@ -15,6 +15,9 @@ from companion.vision.boxes import SAME_DIE, within
 
 STRIDE = 4  # detector output cell, in input pixels
 MAX_DICE = 60  # the dice a pass keeps by default (``decode``'s max_dice; C45, C47)
+# The most a whole-picture pass, or a tile's, keeps of a heap: a bound on the classifier's
+# work on a frame of hundreds of peaks (C47, C48, the model card).
+HEAP_DICE = 200
 
 
 def decode(

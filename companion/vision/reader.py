@@ -52,7 +52,7 @@ from companion.vision.card import (
 )
 from companion.vision.cascade import Cascade
 from companion.vision.custom import CustomDice, one_size
-from companion.vision.heat import MAX_DICE, decode
+from companion.vision.heat import HEAP_DICE, MAX_DICE, decode
 from companion.vision.pictures import (
     CROP_MARGIN,
     CROP_SIZE,
@@ -82,9 +82,8 @@ SYMBOL_EMBEDDING = "grey"  # how a taught die's symbols are embedded (``symbol_c
 # Matriarchy 4, green Healers 5, orange Scientists 6).
 DOT_VALUE = {"yellow": 1, "red": 2, "blue": 3, "purple": 4, "green": 5, "orange": 6}
 # A pass reads its MAX_DICE hottest dice as any die (``heat.decode``); a heap's further
-# dice, up to HEAP_DICE in all (a bound on the classifier's work on a frame of hundreds of
-# peaks), only where read with a face at HEAP_CONFIDENCE or more (C47, the model card).
-HEAP_DICE = 200
+# dice, up to HEAP_DICE in all, only where read with a face at HEAP_CONFIDENCE or more
+# (C47, the model card).
 HEAP_CONFIDENCE = 0.8
 
 

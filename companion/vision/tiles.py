@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from companion.vision.boxes import SAME_DIE, box_side, centre_inside, same_die
+from companion.vision.heat import HEAP_DICE
 
 if TYPE_CHECKING:
     from companion.vision.reader import DieReading, FacePicture
@@ -78,7 +79,8 @@ class TilePass:
     def _tile_peaks(self, look: np.ndarray) -> list[tuple[tuple[int, int, int, int], float, bool]]:
         """The detector's boxes (the picture's pixels) and heat in each tile of ``look``, tile
         by tile, and whether the tile pass may take each: whole in its tile and under
-        ``SMALL`` of the picture's longer side."""
+        ``SMALL`` of the picture's longer side. A tile keeps up to ``HEAP_DICE``: a tile of
+        a dense heap of small dice holds more than a pass's usual 60 (C48, the model card)."""
         h, w = look.shape[:2]
         limit = SMALL * max(h, w)
         peaks = []
@@ -86,7 +88,7 @@ class TilePass:
             for x0 in tile_starts(w):
                 tile = look[y0 : y0 + TILE, x0 : x0 + TILE]
                 th, tw = tile.shape[:2]
-                for box, heat in self.detect(tile):
+                for box, heat in self.detect(tile, max_dice=HEAP_DICE):
                     left, top, right, bottom = box
                     cut_x = (left <= 0 < x0) or (right >= tw and x0 + tw < w)
                     cut_y = (top <= 0 < y0) or (bottom >= th and y0 + th < h)
