@@ -18,7 +18,6 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import cv2
-import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent.parent))
 import judging
@@ -27,36 +26,16 @@ from judging import at_most, earlier_judge, enlarged, more, verdict
 RULE_COMMIT = "24807e3"
 ROOT = Path(__file__).resolve().parents[4]
 SHIPPED_TREE = Path("/tmp/c48-shipped")
-SIDE = 1400  # the heap's square, as session 65's look makes it
-
-
-def heap(seed: int) -> tuple[np.ndarray, list]:
-    """A dense heap as ``looks/s65_dense_heaps.py`` renders one: up to 320 dice of 40 to 60
-    px in a 1400 px square, pasted into a 4000x3000 table with 6 dice of 60 to 90 px."""
-    from companion.vision import scenes
-
-    rng = np.random.default_rng(seed)
-    table, few = scenes.scene(rng, 3000, 4000, count=6, size_range=(60, 90))
-    patch, dice = scenes.scene(rng, SIDE, SIDE, count=320, size_range=(40, 60))
-    y0, x0 = int(rng.integers(0, 3000 - SIDE)), int(rng.integers(0, 4000 - SIDE))
-    clear = [
-        d
-        for d in few
-        if d.box[2] < x0 or d.box[0] > x0 + SIDE or d.box[3] < y0 or d.box[1] > y0 + SIDE
-    ]
-    table[y0 : y0 + SIDE, x0 : x0 + SIDE] = patch
-    truth = [(d.face.label, d.box) for d in clear]
-    truth += [
-        (d.face.label, (b[0] + x0, b[1] + y0, b[2] + x0, b[3] + y0)) for d in dice for b in [d.box]
-    ]
-    return table, truth
 
 
 def pictures(condition: str, data: Path):
     """The pictures (image, labels) of ``condition`` ("a" to "d"), in order."""
     from companion.vision.evaluate import load_split
 
-    if condition == "a":
+    if condition == "a":  # dense heaps, as session 65's look renders them
+        sys.path.insert(0, str(Path(__file__).parent.parent / "looks"))
+        from s65_dense_heaps import heap
+
         return (heap(seed) for seed in range(110560, 110600))
     if condition == "b":
         shots = earlier_judge("c36").shots
@@ -117,6 +96,9 @@ class Replayed:
         return [SimpleNamespace(**{**d, "box": tuple(d["box"])}) for d in next(self.shots)["dice"]]
 
 
+net = earlier_judge("c44").net  # photos entirely right gained less lost
+
+
 def per_200(c: dict, s: dict) -> int:
     """G / 200, rounded down: one more error allowed for each 200 more dice read right."""
     return max(0, (c["right"] - s["right"]) // 200)
@@ -144,11 +126,6 @@ LABELS = {
     "c": "c: the dev photos at 6x (read before)",
     "d": "d: the dev photos at their size: every reading the same",
 }
-
-
-def net(o: dict, least: int):
-    gained, lost = len(o["gained"]), len(o["lost"])
-    return (f"net {gained} - {lost} >= {least}", gained - lost >= least)
 
 
 def main(data: Path) -> None:
