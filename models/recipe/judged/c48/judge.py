@@ -50,9 +50,10 @@ def pictures(condition: str, data: Path):
     return earlier_judge("c44").dev(data)
 
 
-def read(condition: str, data: Path, out: Path) -> None:
-    """Read ``condition``'s pictures with this process's reader; each picture's readings,
-    labels and read time to ``out``."""
+def read(condition: str, data: Path, out: Path, pictures=pictures) -> None:
+    """Read ``condition``'s pictures (``pictures(condition, data)``, this judge's unless
+    given) with this process's reader; each picture's readings, labels and read time to
+    ``out``."""
     import companion
     from companion.vision.reader import DiceReader, model_dir
 
@@ -71,12 +72,13 @@ def read(condition: str, data: Path, out: Path) -> None:
     out.write_text(json.dumps({"code": companion.__file__, "shots": shots}))
 
 
-def readings(tree: Path, condition: str, data: Path) -> dict:
-    """``condition`` read by the reader of ``tree``, in a process of its own."""
-    out = Path(f"/tmp/c48-{tree.name}-{condition}.json")
+def readings(tree: Path, condition: str, data: Path, judge: str = __file__) -> dict:
+    """``condition`` read by the reader of ``tree``, in a process of its own: ``judge``'s
+    ``--read`` (this judge's unless given)."""
+    out = Path(f"/tmp/{Path(judge).parent.name}-{tree.name}-{condition}.json")
     env = {**os.environ, "PYTHONPATH": str(tree)}
     subprocess.run(
-        [sys.executable, __file__, str(data.resolve()), "--read", condition, str(out)],
+        [sys.executable, judge, str(data.resolve()), "--read", condition, str(out)],
         check=True,
         cwd=tree,
         env=env,
