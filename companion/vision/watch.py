@@ -55,7 +55,7 @@ def draw(img: np.ndarray, dice, title: str = "", phone: bool = False) -> np.ndar
     for reading it on a phone, at about half its size); with its confidence too, unless the
     tag would then hide another die or its tag (a heap)."""
     out = img.copy()
-    scale, thick = _pen(img, phone)
+    scale, thick = _pen(img, phone, die_width(dice))
     tags: list[tuple[int, int, int, int]] = []
     for i, d in enumerate(dice):
         value = d.value if d.value is not None else "?"
@@ -94,10 +94,14 @@ def draw_roll(img: np.ndarray, boxes, values) -> np.ndarray:
     return out
 
 
-def _pen(img: np.ndarray, phone: bool = False) -> tuple[float, int]:
+def _pen(img: np.ndarray, phone: bool = False, die: int | None = None) -> tuple[float, int]:
     """Text scale and line width for a picture of this size; bigger for a picture read on a
-    phone, at about half its size."""
+    phone, at about half its size. With ``die``, the dice's width (``die_width``), no bigger
+    than for a picture whose dice are ``WANTED_PX`` wide a 640 px: sized by a phone photo of
+    a heap alone, a tag is taller than the dice and hides them."""
     scale = max(img.shape[:2]) / 640
+    if die:
+        scale = min(scale, max(0.5, die / WANTED_PX))
     thick = max(1, round(2 * scale))
     return (1.6 * scale, thick + 1) if phone else (scale, thick)
 

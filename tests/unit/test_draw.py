@@ -78,3 +78,15 @@ def test_a_tag_inside_its_own_box_keeps_its_confidence():
     # A die as tall as the picture carries its tag inside its own box: not a die beside it.
     _, _, left, right = text_extent((100, 0, 180, H))
     assert right - left > 40  # "3 0.91", not "3"
+
+
+def test_in_a_big_picture_of_small_dice_a_tag_is_sized_by_the_dice():
+    # A phone's photo (4000x3000) of dice 50 px wide: a tag sized by the picture alone is
+    # taller than a die (about 80 px of text) and hides the dice about it; sized by the
+    # dice, its text is under a die's side. A 640 px frame of dice WANTED_PX wide or more
+    # is drawn as before (the test above).
+    white = np.full((3000, 4000, 3), 255, np.uint8)
+    dice = [DieReading((x, 1500, x + 50, 1550), 3, 0.91, "3") for x in (1000, 2000, 3000)]
+    black = np.all(draw(white, dice) < 60, axis=2)
+    rows = np.nonzero(black[:, 950:1200].any(axis=1))[0]
+    assert len(rows) and 8 <= rows.max() - rows.min() < 50
