@@ -15,6 +15,7 @@ from pathlib import Path
 
 from companion import __version__, cli_dice
 from companion.errors import CompanionError, StorageError
+from companion.vision import CAMERA_SPECS
 
 
 def _cmd_score(args: argparse.Namespace) -> int:
@@ -173,9 +174,8 @@ def _add_serve(sub) -> None:
     p.add_argument("--no-mdns", action="store_true", help="do not advertise over mDNS")
     p.add_argument(
         "--camera",
-        help="pi, usb:N, a webcam's device path (/dev/video0, /dev/v4l/by-id/...), "
-        "video:FILE, replay:DIR[@FPS] or none "
-        "(default from config; with --demo the demo's replayed rolls)",
+        help=f"{CAMERA_SPECS}, or none (default from config; with --demo the demo's replayed "
+        "rolls)",
     )
     p.set_defaults(func=_cmd_serve, die=None)
 
@@ -198,8 +198,7 @@ def _add_watch(sub) -> None:
     p = sub.add_parser("watch", help="print roll events from a live or replayed camera")
     p.add_argument(
         "--camera",
-        help="pi, usb:N, a webcam's device path (/dev/video0, /dev/v4l/by-id/...), video:FILE "
-        "or replay:DIR[@FPS] (default: config)",
+        help=f"{CAMERA_SPECS} (default: config)",
     )
     p.add_argument("--dice", type=_count, help="how many dice a roll has (say so when it differs)")
     p.add_argument("--frames", type=_count, help="stop after this many frames")

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from companion.errors import CompanionError, StorageError
+from companion.vision import CAMERA_SPECS
 
 
 def custom_die(args: argparse.Namespace):
@@ -149,8 +150,7 @@ def _camera_spec(args: argparse.Namespace) -> str:
     spec = args.camera or args.cfg.camera.source
     if spec == "none":
         raise CompanionError(
-            "no camera: pass --camera (pi, usb:0, /dev/video0, video:FILE, replay:DIR@FPS) "
-            "or set [camera] source in the config",
+            f"no camera: pass --camera ({CAMERA_SPECS}) or set [camera] source in the config",
             code="camera/none",
         )
     return spec

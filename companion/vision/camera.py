@@ -31,6 +31,7 @@ import cv2
 import numpy as np
 
 from companion.errors import CompanionError
+from companion.vision import CAMERA_SPECS
 from companion.vision.files import FRAMES, unreadable
 
 log = logging.getLogger(__name__)
@@ -243,7 +244,6 @@ def _not_opened(source: int | str) -> str:
     return f"cannot open the video {source}: OpenCV cannot play this file (try an .mp4 or .avi)"
 
 
-SPECS = "pi, usb:N, a device path (/dev/video0, /dev/v4l/by-id/...), video:FILE or replay:DIR[@FPS]"
 _NODE = re.compile(r"video(\d+)")  # a V4L2 capture node's name: /dev/video2
 BY_ID = Path("/dev/v4l/by-id")  # udev's links to the webcams plugged in, by make and serial
 
@@ -348,7 +348,7 @@ def camera_opener(spec: str, live: bool = True) -> Callable[[], Camera]:
         hint = f" ({spec} is a folder: to replay its frames, replay:{spec})"
     elif os.path.isfile(spec):
         hint = f" ({spec} is a file: to play a video, video:{spec})"
-    raise CameraError(f"unknown camera {spec!r}{hint}; use {SPECS}", code="camera/spec")
+    raise CameraError(f"unknown camera {spec!r}{hint}; use {CAMERA_SPECS}", code="camera/spec")
 
 
 class CameraSupervisor:

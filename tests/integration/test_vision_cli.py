@@ -822,7 +822,7 @@ def test_teach_names_bad_faces_before_the_camera_opens(config, capsys, faces, sa
 def test_teach_says_what_to_do_with_no_camera_or_one_the_service_holds(config, capsys, monkeypatch):
     # The config names no camera ("none"), which was "unknown camera 'none'"
     assert main(["teach", "t", "--faces", "wood,fish"]) == 2
-    assert "no camera: pass --camera (pi, usb:0" in capsys.readouterr().err
+    assert "no camera: pass --camera (pi, usb:N" in capsys.readouterr().err
 
     # On the device the service holds the Pi camera. (No Pi camera here: its busy error, as
     # explain() words libcamera's, is raised in its place.)
