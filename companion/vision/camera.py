@@ -301,37 +301,12 @@ def camera_opener(spec: str, live: bool = True) -> Callable[[], Camera]:
     watch``) each is read once to its end, a video as fast as it decodes."""
     kind, _, rest = spec.partition(":")
     if kind == "replay" and rest:
-        path, _, fps = rest.partition("@")
-        if not path:  # "replay:@5" would replay whatever folder it was started in
-            raise CameraError(
-                f"{spec!r} names no folder or video to replay: for example "
-                f"replay:/home/pi/frames{'@' + fps if fps else ''}",
-                code="camera/spec",
-            )
-        try:
-            rate = float(fps) if fps else 10.0
-        except ValueError:
-            rate = float("nan")
-        if not rate >= 0:  # and not NaN
-            raise CameraError(
-                f"replay frame rate must be a number, 0 (as fast as read) or more, not "
-                f"{fps!r}: for example replay:{path}@10",
-                code="camera/spec",
-            )
+        path, rate = _replay_spec(spec, rest)
         return lambda: ReplayCamera(path, rate, loop=live)
     if kind == "video" and rest:
         return lambda: CaptureCamera(rest, live=live)
     if kind == "usb":
-        try:
-            index = int(rest or 0)
-        except ValueError:
-            index = -1
-        if not 0 <= index <= MAX_USB:  # OpenCV's "any camera" index -1 crashed the process
-            raise CameraError(
-                f"usb camera must be a number from 0 to {MAX_USB} like usb:0 (/dev/video0), "
-                f"not {spec!r}",
-                code="camera/spec",
-            )
+        index = _usb_index(spec, rest)
         return lambda: CaptureCamera(index)
     if kind == "pi":
         from companion.vision.pi_camera import PiCamera  # it needs this module's errors
@@ -349,6 +324,45 @@ def camera_opener(spec: str, live: bool = True) -> Callable[[], Camera]:
     elif os.path.isfile(spec):
         hint = f" ({spec} is a file: to play a video, video:{spec})"
     raise CameraError(f"unknown camera {spec!r}{hint}; use {CAMERA_SPECS}", code="camera/spec")
+
+
+def _replay_spec(spec: str, rest: str) -> tuple[str, float]:
+    """The folder or video and the frame rate of ``replay:PATH[@FPS]`` (``rest``, after
+    "replay:"), or a clear error."""
+    path, _, fps = rest.partition("@")
+    if not path:  # "replay:@5" would replay whatever folder it was started in
+        raise CameraError(
+            f"{spec!r} names no folder or video to replay: for example "
+            f"replay:/home/pi/frames{'@' + fps if fps else ''}",
+            code="camera/spec",
+        )
+    try:
+        rate = float(fps) if fps else 10.0
+    except ValueError:
+        rate = float("nan")
+    if not rate >= 0:  # and not NaN
+        raise CameraError(
+            f"replay frame rate must be a number, 0 (as fast as read) or more, not "
+            f"{fps!r}: for example replay:{path}@10",
+            code="camera/spec",
+        )
+    return path, rate
+
+
+def _usb_index(spec: str, rest: str) -> int:
+    """The OpenCV index of ``usb:N`` (``rest``, after "usb:"; "usb" alone is 0), or a clear
+    error."""
+    try:
+        index = int(rest or 0)
+    except ValueError:
+        index = -1
+    if not 0 <= index <= MAX_USB:  # OpenCV's "any camera" index -1 crashed the process
+        raise CameraError(
+            f"usb camera must be a number from 0 to {MAX_USB} like usb:0 (/dev/video0), "
+            f"not {spec!r}",
+            code="camera/spec",
+        )
+    return index
 
 
 class CameraSupervisor:
