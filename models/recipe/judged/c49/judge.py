@@ -17,7 +17,7 @@ sys.path.insert(0, str(Path(__file__).parent.parent))
 import judging
 from judging import at_most, earlier_judge, enlarged, more, verdict
 
-RULE_COMMIT = None  # the rule's commit, set once it is committed
+RULE_COMMIT = "3622f3f"
 ROOT = Path(__file__).resolve().parents[4]
 SHIPPED_TREE = Path("/tmp/c49-shipped")
 C48 = earlier_judge("c48")
