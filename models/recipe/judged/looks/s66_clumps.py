@@ -57,6 +57,11 @@ class ClumpsGiveWay(DiceReader):
             self.peaks = super()._tile_peaks(look)
         return self.peaks
 
+    def _worth_reading(self, boxes, box) -> bool:
+        """Whether the peaks ``boxes`` inside the die at ``box`` are read (a later look's
+        hook; here, always)."""
+        return True
+
     def _small_dice(self, img, look, dice):
         self.peaks = None
         out = super()._small_dice(img, look, dice)
@@ -67,7 +72,7 @@ class ClumpsGiveWay(DiceReader):
         for die, heat in out:
             others = [d.box for d, _ in result if d is not die]
             boxes = inside(peaks, die.box, others)
-            if len(boxes) < 2:
+            if len(boxes) < 2 or not self._worth_reading(boxes, die.box):
                 continue
             read = self._read_each(img, boxes)
             good = [
