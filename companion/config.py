@@ -141,18 +141,7 @@ def parse(data: dict, where: str = "config") -> Config:
     config = Config(**parts, source=where)
     if not 0 < config.web.port < 65536:
         raise ConfigError(f"{where}: [web] port must be 1 to 65535, not {config.web.port}")
-    pins = [
-        v
-        for k, v in vars(config.gpio).items()
-        if isinstance(v, int) and not isinstance(v, bool) and v
-    ]
-    for k, v in vars(config.gpio).items():
-        if isinstance(v, int) and not isinstance(v, bool) and not (v == 0 or 2 <= v <= 27):
-            raise ConfigError(
-                f"{where}: [gpio] {k} must be a BCM pin 2 to 27 (or 0 for none), not {v}"
-            )
-    if len(pins) != len(set(pins)):
-        raise ConfigError(f"{where}: [gpio] two parts share a pin: {pins}; give each its own")
+    _check_gpio(config.gpio, where)
     if not 0 <= config.vision.min_confidence < 1:
         raise ConfigError(
             f"{where}: [vision] min_confidence must be from 0 to below 1, "
@@ -167,9 +156,24 @@ def parse(data: dict, where: str = "config") -> Config:
         raise ConfigError(
             f"{where}: [log] level must be one of {', '.join(LOG_LEVELS)}, not {config.log.level!r}"
         )
+    return config
+
+
+def _check_gpio(gpio, where: str) -> None:
+    """Refuse a [gpio] section whose pins or times the device could not use."""
+    pins = [
+        v for k, v in vars(gpio).items() if isinstance(v, int) and not isinstance(v, bool) and v
+    ]
+    for k, v in vars(gpio).items():
+        if isinstance(v, int) and not isinstance(v, bool) and not (v == 0 or 2 <= v <= 27):
+            raise ConfigError(
+                f"{where}: [gpio] {k} must be a BCM pin 2 to 27 (or 0 for none), not {v}"
+            )
+    if len(pins) != len(set(pins)):
+        raise ConfigError(f"{where}: [gpio] two parts share a pin: {pins}; give each its own")
     # gpiozero refuses a negative time only once the pins open, and lets through a hold of
     # no time at all, which would make every press of the button an undo
-    bounce, hold = config.gpio.bounce_seconds, config.gpio.hold_seconds
+    bounce, hold = gpio.bounce_seconds, gpio.hold_seconds
     if not 0 <= bounce <= MAX_BOUNCE:
         raise ConfigError(
             f"{where}: [gpio] bounce_seconds must be from 0 to {MAX_BOUNCE} (a switch settles "
@@ -180,7 +184,6 @@ def parse(data: dict, where: str = "config") -> Config:
             f"{where}: [gpio] hold_seconds must be from {MIN_HOLD} to {MAX_HOLD} (shorter, a "
             f"press would be taken for a hold and undo), not {hold}"
         )
-    return config
 
 
 def load(path: str | os.PathLike | None = None) -> Config:
