@@ -43,6 +43,11 @@ def box_side(box) -> float:
     return max(box[2] - box[0], box[3] - box[1])
 
 
+def area(box) -> int:
+    """The area of ``box`` in pixels (0 for an empty one)."""
+    return max(0, box[2] - box[0]) * max(0, box[3] - box[1])
+
+
 def same_die(a, b) -> bool:
     """Whether boxes ``a`` and ``b`` are one die: centres closer than SAME_DIE of the larger."""
     return _centres_apart(a, b) < SAME_DIE

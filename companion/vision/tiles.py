@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from companion.vision.boxes import SAME_DIE, box_side, centre_inside, same_die
+from companion.vision.boxes import SAME_DIE, apart, area, box_side, centre_inside, same_die
 from companion.vision.heat import HEAP_DICE
 
 if TYPE_CHECKING:
@@ -28,6 +28,10 @@ TILE = 1024
 TILE_STEP = 768  # tiles overlap by 256 px, more than a small die, so each is whole in one
 AGAIN = 40  # px at the detector's input a small die is found again at (``_found_again``)
 AGAIN_SIDES = (0.6, 1.6)  # the die found again: its side against the box it is checked for
+# A clump of small dice boxed as one die gives way to the tile dice read inside it, each at
+# most CLUMP_SIDE of its side, two or more, covering CLUMP_COVER of its box (C50).
+CLUMP_SIDE = 0.75
+CLUMP_COVER = 0.15
 
 
 class TilePass:
@@ -74,7 +78,44 @@ class TilePass:
             for (_, heat), die in zip(kept, read, strict=True)
             if die is not None and die.value is not None and self._found_again(look, die.box)
         ]
-        return dice + small
+        return self._clumps_give_way(img, look, dice + small, found)
+
+    def _clumps_give_way(
+        self, img: FacePicture, look: np.ndarray, dice: list[tuple[DieReading, float]], found
+    ) -> list[tuple[DieReading, float]]:
+        """``dice`` with each clump of small dice, boxed as one die, given way to the dice in
+        it. At a few pixels the whole-picture pass boxes a clump of small dice as one die,
+        and the tile pass, which keeps a die only apart from those found, left the clump's
+        dice alone. A die gives way to the tile peaks ``found`` centred inside its box, at
+        most ``CLUMP_SIDE`` of its side, hottest first, apart from each other and from the
+        other dice, when two or more are read with a face and found again and they cover
+        ``CLUMP_COVER`` of its box: a big die's pips or a photo's specks, read as dice, cover
+        little of it. The peaks' own boxes must cover it first, so a big die's pips are
+        never read (C50, the model card)."""
+        result = list(dice)
+        for die, heat in dice:
+            others = [d.box for d, _ in result if d is not die]
+            side = box_side(die.box)
+            taken: list = []
+            for box, _ in sorted(found, key=lambda f: -f[1]):
+                if not centre_inside(box, die.box) or box_side(box) > CLUMP_SIDE * side:
+                    continue
+                if any(not apart(box, t) or same_die(box, t) for t in taken):
+                    continue
+                if any(centre_inside(box, o) or same_die(box, o) for o in others):
+                    continue
+                taken.append(box)
+            if len(taken) < 2 or sum(map(area, taken)) < CLUMP_COVER * area(die.box):
+                continue
+            clump = [
+                d
+                for d in self._read_each(img, taken)
+                if d is not None and d.value is not None and self._found_again(look, d.box)
+            ]
+            cover = sum(area(d.box) for d in clump) / max(1, area(die.box))
+            if len(clump) >= 2 and cover >= CLUMP_COVER:
+                result = [(d, h) for d, h in result if d is not die] + [(d, heat) for d in clump]
+        return result
 
     def _tile_peaks(self, look: np.ndarray) -> list[tuple[tuple[int, int, int, int], float, bool]]:
         """The detector's boxes (the picture's pixels) and heat in each tile of ``look``, tile
