@@ -33,17 +33,7 @@ def decode(
     ``max_dice`` counts the dice kept, not the peaks looked at: a second peak on a die
     already kept uses up no place, so a crowded table, with more peaks than dice, keeps
     its cooler dice (C45, the model card)."""
-    heat = out[0]
-    peaks = (heat == cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat >= threshold)
-    ys, xs = np.nonzero(peaks)
-    order = np.argsort(-heat[ys, xs])
-    ys, xs = ys[order], xs[order]
-    # every peak's box at once (a crowded or noisy picture has hundreds of peaks)
-    cxs = (xs + 0.5 + out[3, ys, xs]) * STRIDE / scale
-    cys = (ys + 0.5 + out[4, ys, xs]) * STRIDE / scale
-    bws, bhs = np.exp(out[1, ys, xs]) * STRIDE / scale, np.exp(out[2, ys, xs]) * STRIDE / scale
-    wholes = np.stack([cxs - bws / 2, cys - bhs / 2, cxs + bws / 2, cys + bhs / 2], axis=1)
-    reach = SAME_DIE * np.maximum(bws, bhs)  # how near a second peak on a die comes
+    heats, cxs, cys, wholes, reach = _peaks(out, threshold, scale)
     h, w = shape
     found = []
     # A second peak on a die already found (its centre well inside that die, and its box
@@ -51,8 +41,8 @@ def decode(
     # in a heap one die stands in front of another and their centres come closer: then most
     # of the second box lies outside the first (C44, the model card). Each die kept marks
     # the cooler peaks on it at once.
-    same = np.zeros(len(order), bool)
-    for i in range(len(order)):
+    same = np.zeros(len(heats), bool)
+    for i in range(len(heats)):
         if len(found) == max_dice:
             break
         if same[i]:
@@ -65,8 +55,26 @@ def decode(
             int(min(h, whole[3])),
         )
         if box[2] > box[0] and box[3] > box[1]:
-            found.append((box, float(heat[ys[i], xs[i]])))
+            found.append((box, float(heats[i])))
             later = slice(i + 1, None)
             near = np.hypot(cxs[later] - cxs[i], cys[later] - cys[i]) < reach[i]
             same[later] |= near & (within(wholes[later], whole) > 0.5)
     return found
+
+
+def _peaks(out: np.ndarray, threshold: float, scale: float):
+    """The detector output's peaks above ``threshold``, hottest first: each one's heat, centre
+    (cxs, cys) and whole box in original pixels, and how near a second peak on its die comes
+    (``reach``)."""
+    heat = out[0]
+    peaks = (heat == cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat >= threshold)
+    ys, xs = np.nonzero(peaks)
+    order = np.argsort(-heat[ys, xs])
+    ys, xs = ys[order], xs[order]
+    # every peak's box at once (a crowded or noisy picture has hundreds of peaks)
+    cxs = (xs + 0.5 + out[3, ys, xs]) * STRIDE / scale
+    cys = (ys + 0.5 + out[4, ys, xs]) * STRIDE / scale
+    bws, bhs = np.exp(out[1, ys, xs]) * STRIDE / scale, np.exp(out[2, ys, xs]) * STRIDE / scale
+    wholes = np.stack([cxs - bws / 2, cys - bhs / 2, cxs + bws / 2, cys + bhs / 2], axis=1)
+    reach = SAME_DIE * np.maximum(bws, bhs)  # how near a second peak on a die comes
+    return heat[ys, xs], cxs, cys, wholes, reach
