@@ -34,6 +34,11 @@ CLUMP_SIDE = 0.75
 CLUMP_COVER = 0.15
 
 
+def _covers(boxes: list, box) -> bool:
+    """Whether ``boxes`` (summed areas) cover ``CLUMP_COVER`` of ``box``."""
+    return sum(map(area, boxes)) >= CLUMP_COVER * area(box)
+
+
 class TilePass:
     """The tile pass of ``DiceReader`` (which gives it ``detect``, ``_read_each``,
     ``detect_size`` and the thresholds)."""
@@ -93,11 +98,12 @@ class TilePass:
         little of it. The peaks' own boxes must cover it first, so a big die's pips are
         never read (C50, the model card)."""
         result = list(dice)
+        hottest_first = [box for box, _ in sorted(found, key=lambda f: -f[1])]
         for die, heat in dice:
             others = [d.box for d, _ in result if d is not die]
             side = box_side(die.box)
             taken: list = []
-            for box, _ in sorted(found, key=lambda f: -f[1]):
+            for box in hottest_first:
                 if not centre_inside(box, die.box) or box_side(box) > CLUMP_SIDE * side:
                     continue
                 if any(not apart(box, t) or same_die(box, t) for t in taken):
@@ -105,15 +111,14 @@ class TilePass:
                 if any(centre_inside(box, o) or same_die(box, o) for o in others):
                     continue
                 taken.append(box)
-            if len(taken) < 2 or sum(map(area, taken)) < CLUMP_COVER * area(die.box):
+            if len(taken) < 2 or not _covers(taken, die.box):
                 continue
             clump = [
                 d
                 for d in self._read_each(img, taken)
                 if d is not None and d.value is not None and self._found_again(look, d.box)
             ]
-            cover = sum(area(d.box) for d in clump) / max(1, area(die.box))
-            if len(clump) >= 2 and cover >= CLUMP_COVER:
+            if len(clump) >= 2 and _covers([d.box for d in clump], die.box):
                 result = [(d, h) for d, h in result if d is not die] + [(d, heat) for d in clump]
         return result
 
