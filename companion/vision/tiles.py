@@ -71,19 +71,34 @@ class TilePass:
             or self._found_again(look, die.box)
         ]
         found = [(box, heat) for box, heat, small in self._tile_peaks(look) if small]
-        kept: list[tuple] = []
-        taken = [die.box for die, _ in dice]
-        for box, heat in sorted(found, key=lambda f: -f[1]):
-            if not any(centre_inside(box, t) or same_die(box, t) for t in taken):
-                kept.append((box, heat))
-                taken.append(box)
+        kept = _keep(found, [die.box for die, _ in dice])
+        small = self._read_kept(img, look, kept)
+        result = self._clumps_give_way(img, look, dice + small, found)
+        return result + self._freed(img, look, dice + small, result, found, kept)
+
+    def _read_kept(self, img: FacePicture, look: np.ndarray, kept: list) -> list:
+        """The tile peaks ``kept`` (box, heat) read, those read with a face and found again
+        kept, each with its peak's heat."""
         read = self._read_each(img, [box for box, _ in kept])
-        small = [
+        return [
             (die, heat)
             for (_, heat), die in zip(kept, read, strict=True)
             if die is not None and die.value is not None and self._found_again(look, die.box)
         ]
-        return self._clumps_give_way(img, look, dice + small, found)
+
+    def _freed(self, img: FacePicture, look: np.ndarray, dice, result, found, kept) -> list:
+        """The tile dice read from the peaks in ``found`` that a die of ``dice`` which gave
+        way (not in ``result``) had kept out, and that were not read before (not in
+        ``kept``): the keeping loop's test, ``centre_inside`` or ``same_die``, measures in
+        sides of the larger box, so a clump boxed as one die keeps out the dice beside it
+        too, and once it gives way to its own dice nothing else would read them (C51, the
+        model card). Where no die gave way, nothing is read."""
+        gone = [die.box for die, _ in dice if not any(die is d for d, _ in result)]
+        if not gone:
+            return []
+        read = {box for box, _ in kept}
+        freed = [(b, h) for b, h in found if b not in read and _kept_out(b, gone)]
+        return self._read_kept(img, look, _keep(freed, [die.box for die, _ in result]))
 
     def _clumps_give_way(
         self, img: FacePicture, look: np.ndarray, dice: list[tuple[DieReading, float]], found
@@ -165,6 +180,23 @@ class TilePass:
             if np.hypot(ax - cx, ay - cy) < SAME_DIE * side and low < box_side(again) / side < high:
                 return True
         return False
+
+
+def _kept_out(box, taken: list) -> bool:
+    """Whether a box of ``taken`` holds the centre of ``box`` or is ``same_die`` with it."""
+    return any(centre_inside(box, t) or same_die(box, t) for t in taken)
+
+
+def _keep(peaks: list, taken: list) -> list:
+    """The ``peaks`` (box, heat) a tile pass reads, hottest first: each not kept out
+    (``_kept_out``) by ``taken`` or by a peak kept before it."""
+    kept: list[tuple] = []
+    taken = list(taken)
+    for box, heat in sorted(peaks, key=lambda f: -f[1]):
+        if not _kept_out(box, taken):
+            kept.append((box, heat))
+            taken.append(box)
+    return kept
 
 
 def tile_starts(n: int) -> list[int]:

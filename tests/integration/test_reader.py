@@ -17,7 +17,7 @@ import pytest
 
 from companion.errors import VisionError
 from companion.vision import render, scenes
-from companion.vision.boxes import centre_inside
+from companion.vision.boxes import centre_inside, same_die
 from companion.vision.custom import CustomDice
 from companion.vision.pictures import (
     CAST,
@@ -598,6 +598,30 @@ def test_peaks_that_cover_little_of_a_die_are_never_read(reader, monkeypatch):
     bigger = [((x, y, x + 95, y + 95), h) for (x, y, _, _), h in pips]  # cover 0.17
     reader._clumps_give_way(None, None, [(big, 0.8)], bigger)
     assert len(asked) == 1 and len(asked[0]) == 3
+
+
+@pytest.mark.parametrize("clump_gives_way", [True, False])
+def test_peaks_a_clump_kept_out_are_read_when_it_gives_way(reader, monkeypatch, clump_gives_way):
+    # A clump of small dice boxed as one 200 px die keeps out, by same_die, a tile peak just
+    # past its edge (a die beside the clump): its centre is outside the box but within
+    # SAME_DIE of the box's side. Once the clump gives way to its dice (C50), the peaks it
+    # kept out are read like any other (C51, the model card); a die that stays keeps them out.
+    clump = DieReading((0, 0, 200, 120), 3, 0.9, "3")
+    inside = [((10, 10, 90, 90), 0.9, True)] + [((110, 30, 190, 110), 0.85, True)] * clump_gives_way
+    beside = ((190, 50, 230, 90), 0.7, True)
+    assert not centre_inside(beside[0], clump.box) and same_die(beside[0], clump.box)
+    monkeypatch.setattr(reader, "_tile_peaks", lambda look: [*inside, beside])
+    monkeypatch.setattr(
+        reader, "_read_each", lambda img, boxes: [DieReading(b, 2, 0.9, "2") for b in boxes]
+    )
+    monkeypatch.setattr(reader, "_found_again", lambda look, box: True)
+    look = np.zeros((1500, 2000, 3), np.uint8)
+    got = reader._small_dice(None, look, [(clump, 0.8)])
+    boxes = sorted(d.box for d, _ in got)
+    if clump_gives_way:
+        assert boxes == sorted([inside[0][0], inside[1][0], beside[0]])
+    else:
+        assert boxes == [clump.box]
 
 
 def test_an_unsure_die_is_read_again_with_other_margins(tmp_path):
