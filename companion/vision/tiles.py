@@ -78,7 +78,7 @@ class TilePass:
 
     def _read_kept(self, img: FacePicture, look: np.ndarray, kept: list) -> list:
         """The tile peaks ``kept`` (box, heat) read, those read with a face and found again
-        kept, each with its peak's heat."""
+        kept, each with the heat it was given (its peak's, or a clump's that gave way)."""
         read = self._read_each(img, [box for box, _ in kept])
         return [
             (die, heat)
@@ -128,13 +128,9 @@ class TilePass:
                 taken.append(box)
             if len(taken) < 2 or not _covers(taken, die.box):
                 continue
-            clump = [
-                d
-                for d in self._read_each(img, taken)
-                if d is not None and d.value is not None and self._found_again(look, d.box)
-            ]
-            if len(clump) >= 2 and _covers([d.box for d in clump], die.box):
-                result = [(d, h) for d, h in result if d is not die] + [(d, heat) for d in clump]
+            clump = self._read_kept(img, look, [(box, heat) for box in taken])
+            if len(clump) >= 2 and _covers([d.box for d, _ in clump], die.box):
+                result = [(d, h) for d, h in result if d is not die] + clump
         return result
 
     def _tile_peaks(self, look: np.ndarray) -> list[tuple[tuple[int, int, int, int], float, bool]]:

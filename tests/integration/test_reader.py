@@ -592,7 +592,9 @@ def test_peaks_that_cover_little_of_a_die_are_never_read(reader, monkeypatch):
     big = DieReading((0, 0, 400, 400), 5, 0.9, "5")
     pips = [((x, y, x + 60, y + 60), 0.6) for x, y in ((40, 40), (300, 40), (170, 170))]
     asked = []
-    monkeypatch.setattr(reader, "_read_each", lambda img, boxes: asked.append(boxes) or [])
+    monkeypatch.setattr(
+        reader, "_read_each", lambda img, boxes: asked.append(boxes) or [None] * len(boxes)
+    )
     got = reader._clumps_give_way(None, None, [(big, 0.8)], pips)
     assert got == [(big, 0.8)] and asked == []
     bigger = [((x, y, x + 95, y + 95), h) for (x, y, _, _), h in pips]  # cover 0.17
