@@ -24,6 +24,12 @@ sys.path.insert(0, str(Path(__file__).parent.parent))
 import judging
 from judging import at_most, earlier_judge, enlarged, more, verdict
 
+# What a later judge of the same method (c52/judge.py) sets before it reads: the candidate's
+# name, its judge's file (run with --read), the rule's commit, where the pictures, the
+# shipped tree and the readings are kept, and the seeds.
+NAME = "C51"
+FILE = __file__
+TMP = "/tmp/c51-"
 RULE_COMMIT = "66784e4"
 ROOT = Path(__file__).resolve().parents[4]
 SHIPPED_TREE = Path("/tmp/c51-shipped")
@@ -120,12 +126,12 @@ def pictures(condition: str, data: Path):
 
 
 def in_rounds(condition: str, data: Path) -> dict:
-    """Both readers' readings of ``condition``, read in ROUNDS rounds in turn (C51, then the
-    shipped reader); each picture's time the median of its rounds'."""
-    rounds = {"C51": [], "shipped": []}
+    """Both readers' readings of ``condition``, read in ROUNDS rounds in turn (the candidate,
+    then the shipped reader); each picture's time the median of its rounds'."""
+    rounds = {NAME: [], "shipped": []}
     for _ in range(ROUNDS[condition]):
-        rounds["C51"].append(C48.readings(ROOT, condition, data, __file__)["shots"])
-        rounds["shipped"].append(C48.readings(SHIPPED_TREE, condition, data, __file__)["shots"])
+        rounds[NAME].append(C48.readings(ROOT, condition, data, FILE)["shots"])
+        rounds["shipped"].append(C48.readings(SHIPPED_TREE, condition, data, FILE)["shots"])
     got = {}
     for who, runs in rounds.items():
         for run in runs[1:]:  # the same readings every round
@@ -134,7 +140,7 @@ def in_rounds(condition: str, data: Path) -> dict:
             {**first, "s": statistics.median(r[i]["s"] for r in runs)}
             for i, first in enumerate(runs[0])
         ]
-        Path(f"/tmp/c51-{who}-{condition}.json").write_text(json.dumps(shots))
+        Path(f"{TMP}{who}-{condition}.json").write_text(json.dumps(shots))
         got[who] = shots
     return got
 
@@ -148,13 +154,13 @@ def main(data: Path) -> None:
     render()
     for condition in "abcdef":
         got = in_rounds(condition, data)
-        shots = got["C51"]
+        shots = got[NAME]
         assert [s["truth"] for s in shots] == [s["truth"] for s in got["shipped"]]
         if condition == "f":
             same = [a["dice"] == b["dice"] for a, b in zip(shots, got["shipped"], strict=True)]
             verdict(
                 LABELS["f"],
-                "C51",
+                NAME,
                 {"photos": len(same), "the same": sum(same)},
                 [(f"the same {sum(same)} of {len(same)}", all(same))],
             )
@@ -162,18 +168,18 @@ def main(data: Path) -> None:
         readers = {name: C48.Replayed(g) for name, g in got.items()}
         truths = [(None, [(v, tuple(b)) for v, b in s["truth"]]) for s in shots]
         out = judging.tally_run(readers, truths, tally)
-        checks = CHECKS[condition](out["C51"], out["shipped"], out)
+        checks = CHECKS[condition](out[NAME], out["shipped"], out)
         times = {name: sum(s["s"] for s in g) for name, g in got.items()}
         out["summed_s"] = {name: round(t, 3) for name, t in times.items()}
         if condition in TIME_BOUNDS:
             bound = TIME_BOUNDS[condition]
             checks.append(
                 (
-                    f"summed {times['C51']:.3f} s <= {bound} x {times['shipped']:.3f}",
-                    times["C51"] <= bound * times["shipped"],
+                    f"summed {times[NAME]:.3f} s <= {bound} x {times['shipped']:.3f}",
+                    times[NAME] <= bound * times["shipped"],
                 )
             )
-        verdict(LABELS[condition], "C51", out, checks)  # ends at a FAIL
+        verdict(LABELS[condition], NAME, out, checks)  # ends at a FAIL
     print("(g): make test, run apart")
 
 

@@ -46,16 +46,17 @@ class Gated(DiceReader):
             tiles.same_die = same_die
 
 
-def main(data: Path, candidate=None, label=None) -> None:
+def main(data: Path, candidate=None, label=None, heaps=range(120118, 120124), first=120124):
+    """Read the design pictures: ``heaps``' seeds, then 20 seeds each of shots, big dice and
+    huge dice from ``first`` on (session 69's design reads other seeds with this)."""
     cv2.setNumThreads(1)
     shots = earlier_judge("c36").shots
+    s = first
     sets = {
-        "heaps": (heap(s) for s in range(120118, 120124)),
-        "shots": shots(
-            range(120124, 120144), 3000, 4000, (3, 13), (40, 125), lambda s: 6 * (s % 2)
-        ),
-        "big dice": shots(range(120144, 120164), 3000, 4000, (2, 7), (160, 320), lambda s: 8),
-        "huge dice": shots(range(120164, 120184), 3000, 4000, (2, 5), (320, 640), lambda s: 8),
+        "heaps": (heap(s) for s in heaps),
+        "shots": shots(range(s, s + 20), 3000, 4000, (3, 13), (40, 125), lambda s: 6 * (s % 2)),
+        "big dice": shots(range(s + 20, s + 40), 3000, 4000, (2, 7), (160, 320), lambda s: 8),
+        "huge dice": shots(range(s + 40, s + 60), 3000, 4000, (2, 5), (320, 640), lambda s: 8),
         "epanemu train x6": enlarged_train(data, "epanemu", 40),
         "matteop65 train x6": enlarged_train(data, "matteop65", 40),
     }
