@@ -29,7 +29,8 @@ TILE_STEP = 768  # tiles overlap by 256 px, more than a small die, so each is wh
 AGAIN = 40  # px at the detector's input a small die is found again at (``_found_again``)
 AGAIN_SIDES = (0.6, 1.6)  # the die found again: its side against the box it is checked for
 # A clump of small dice boxed as one die gives way to the tile dice read inside it, each at
-# most CLUMP_SIDE of its side, two or more, covering CLUMP_COVER of its box (C50).
+# most CLUMP_SIDE of its side, two or more, covering CLUMP_COVER of its box (C50), counting
+# the small dice an inner clump already read there (C52).
 CLUMP_SIDE = 0.75
 CLUMP_COVER = 0.15
 
@@ -111,12 +112,22 @@ class TilePass:
         other dice, when two or more are read with a face and found again and they cover
         ``CLUMP_COVER`` of its box: a big die's pips or a photo's specks, read as dice, cover
         little of it. The peaks' own boxes must cover it first, so a big die's pips are
-        never read (C50, the model card)."""
+        never read (C50, the model card).
+
+        Dice are tried smallest first, and a larger die holding the centre of the one tried
+        keeps none of its peaks out: two boxes over one patch of a heap, one inside the
+        other, would otherwise each keep the other's dice out. The small dice already read
+        inside a die (an inner clump's) count with its clump, so the outer box gives way
+        too (C52, the model card)."""
         result = list(dice)
         hottest_first = [box for box, _ in sorted(found, key=lambda f: -f[1])]
-        for die, heat in dice:
-            others = [d.box for d, _ in result if d is not die]
+        for die, heat in sorted(dice, key=lambda d: box_side(d[0].box)):
             side = box_side(die.box)
+            others = [
+                d.box
+                for d, _ in result
+                if d is not die and not (box_side(d.box) > side and centre_inside(die.box, d.box))
+            ]
             taken: list = []
             for box in hottest_first:
                 if not centre_inside(box, die.box) or box_side(box) > CLUMP_SIDE * side:
@@ -126,10 +137,18 @@ class TilePass:
                 if any(centre_inside(box, o) or same_die(box, o) for o in others):
                     continue
                 taken.append(box)
-            if len(taken) < 2 or not _covers(taken, die.box):
+            inside = [
+                d.box
+                for d, _ in result
+                if d is not die
+                and centre_inside(d.box, die.box)
+                and box_side(d.box) <= CLUMP_SIDE * side
+            ]
+            if len(taken) + len(inside) < 2 or not _covers(taken + inside, die.box):
                 continue
-            clump = self._read_kept(img, look, [(box, heat) for box in taken])
-            if len(clump) >= 2 and _covers([d.box for d, _ in clump], die.box):
+            clump = self._read_kept(img, look, [(box, heat) for box in taken]) if taken else []
+            boxes = [d.box for d, _ in clump] + inside
+            if len(boxes) >= 2 and _covers(boxes, die.box):
                 result = [(d, h) for d, h in result if d is not die] + clump
         return result
 

@@ -626,6 +626,30 @@ def test_peaks_a_clump_kept_out_are_read_when_it_gives_way(reader, monkeypatch, 
         assert boxes == [clump.box]
 
 
+def test_clumps_one_inside_another_both_give_way(reader, monkeypatch):
+    # Two whole-picture boxes over one patch of a heap, one inside the other (design heap
+    # 120191: 402 and 306 px, each read as a 4). Each held the other's peaks, and a peak
+    # another die holds is never read for a clump, so neither gave way. Now the smaller
+    # gives way first, the larger, holding its centre, keeping none of its peaks out; then
+    # the larger gives way to the dice already read inside it (C52, the model card).
+    outer = DieReading((0, 0, 400, 400), 4, 0.82, "4")
+    inner = DieReading((40, 40, 340, 340), 4, 0.81, "4")
+    peaks = [
+        ((x, y, x + 70, y + 70), 0.9 - 0.01 * i)
+        for i, (x, y) in enumerate(
+            [(60, 60), (160, 60), (250, 60), (60, 160), (160, 160), (250, 160), (60, 250)]
+        )
+    ]
+    assert all(centre_inside(box, inner.box) for box, _ in peaks)
+    monkeypatch.setattr(
+        reader, "_read_each", lambda img, boxes: [DieReading(b, 2, 0.9, "2") for b in boxes]
+    )
+    monkeypatch.setattr(reader, "_found_again", lambda look, box: True)
+    for order in ([(outer, 0.5), (inner, 0.45)], [(inner, 0.45), (outer, 0.5)]):
+        got = reader._clumps_give_way(None, None, order, peaks)
+        assert sorted(d.box for d, _ in got) == sorted(box for box, _ in peaks)
+
+
 def test_an_unsure_die_is_read_again_with_other_margins(tmp_path):
     rng = np.random.default_rng(3)
     img, (die,) = scenes.scene(rng, 480, 640, faces=[render.Face("pips", 4)], size_range=(50, 70))
