@@ -134,7 +134,7 @@ class TilePass:
                     continue
                 if any(not apart(box, t) or same_die(box, t) for t in taken):
                     continue
-                if any(centre_inside(box, o) or same_die(box, o) for o in others):
+                if _kept_out(box, others):
                     continue
                 taken.append(box)
             inside = [
