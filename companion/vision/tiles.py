@@ -33,6 +33,7 @@ AGAIN_SIDES = (0.6, 1.6)  # the die found again: its side against the box it is 
 # the small dice an inner clump already read there (C52).
 CLUMP_SIDE = 0.75
 CLUMP_COVER = 0.15
+CLUMP_PASSES = 5  # passes over the dice at most, while the pass before let one give way (C53)
 
 
 def _covers(boxes: list, box) -> bool:
@@ -102,6 +103,21 @@ class TilePass:
         return self._read_kept(img, look, _keep(freed, [die.box for die, _ in result]))
 
     def _clumps_give_way(
+        self, img: FacePicture, look: np.ndarray, dice: list[tuple[DieReading, float]], found
+    ) -> list[tuple[DieReading, float]]:
+        """``dice`` with each clump of small dice, boxed as one die, given way to the dice in
+        it, a pass (``_clumps_pass``) run again on its own result while the pass before let a
+        die give way, at most ``CLUMP_PASSES`` in all: boxes over one heap that overlap
+        without holding each other's centres keep each other's peaks out, so one tried early
+        stays beside a neighbour that gives way after it (C53, the model card)."""
+        for _ in range(CLUMP_PASSES):
+            result = self._clumps_pass(img, look, dice, found)
+            if [id(d) for d, _ in result] == [id(d) for d, _ in dice]:  # none gave way
+                break
+            dice = result
+        return result
+
+    def _clumps_pass(
         self, img: FacePicture, look: np.ndarray, dice: list[tuple[DieReading, float]], found
     ) -> list[tuple[DieReading, float]]:
         """``dice`` with each clump of small dice, boxed as one die, given way to the dice in

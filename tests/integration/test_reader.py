@@ -650,6 +650,29 @@ def test_clumps_one_inside_another_both_give_way(reader, monkeypatch):
         assert sorted(d.box for d, _ in got) == sorted(box for box, _ in peaks)
 
 
+def test_a_clump_kept_back_by_one_that_gave_way_is_tried_again(reader, monkeypatch):
+    # Two whole-picture boxes over one heap that overlap, neither holding the other's
+    # centre. The smaller, tried first, keeps one peak: the larger holds the centres of its
+    # others. The larger then gives way to its own dice. Its dice are not where the
+    # smaller's held peaks are, so a second pass lets the smaller give way too (C53, the
+    # model card); one pass left it standing over four dice.
+    small = DieReading((300, 0, 600, 300), 4, 0.8, "4")
+    large = DieReading((0, 0, 400, 400), 5, 0.8, "5")
+    assert not centre_inside(small.box, large.box) and not centre_inside(large.box, small.box)
+    centres = [(60, 60), (160, 60), (60, 160), (160, 160), (60, 260), (160, 260)]  # large's
+    centres += [(350, 40), (350, 140), (350, 240), (500, 150)]  # small's
+    peaks = [((x - 35, y - 35, x + 35, y + 35), 0.9 - 0.01 * i) for i, (x, y) in enumerate(centres)]
+    monkeypatch.setattr(
+        reader, "_read_each", lambda img, boxes: [DieReading(b, 2, 0.9, "2") for b in boxes]
+    )
+    monkeypatch.setattr(reader, "_found_again", lambda look, box: True)
+    got = reader._clumps_give_way(None, None, [(large, 0.5), (small, 0.45)], peaks)
+    assert sorted(d.box for d, _ in got) == sorted(box for box, _ in peaks)
+    # a pass that lets nothing give way ends the passes: the dice are handed back as they are
+    alone = [(DieReading((0, 0, 100, 100), 3, 0.9, "3"), 0.5)]
+    assert reader._clumps_give_way(None, None, alone, peaks) == alone
+
+
 def test_an_unsure_die_is_read_again_with_other_margins(tmp_path):
     rng = np.random.default_rng(3)
     img, (die,) = scenes.scene(rng, 480, 640, faces=[render.Face("pips", 4)], size_range=(50, 70))
