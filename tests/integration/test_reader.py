@@ -673,6 +673,35 @@ def test_a_clump_kept_back_by_one_that_gave_way_is_tried_again(reader, monkeypat
     assert reader._clumps_give_way(None, None, alone, peaks) == alone
 
 
+def test_a_die_boxed_with_part_of_its_neighbour_gives_way_to_the_one_inside(reader, monkeypatch):
+    # A whole-picture box over a die and part of its neighbour (design heap 120320: 130 to
+    # 185 px over dice of about 60). With one tile die inside it never gave way as a clump,
+    # and its size kept the neighbour's peak out by same_die. Now a die over ONE_SIDE times
+    # the one tile die read inside it gives way to it, and the neighbour is read after, as
+    # a peak that a die which gave way kept out (C54, the model card).
+    big = DieReading((0, 0, 150, 150), 6, 0.79, "6")
+    one = ((45, 45, 105, 105), 0.9)
+    neighbour = ((45, 130, 105, 190), 0.8)
+    assert same_die(neighbour[0], big.box) and not centre_inside(neighbour[0], big.box)
+    monkeypatch.setattr(
+        reader, "_read_each", lambda img, boxes: [DieReading(b, 5, 0.9, "5") for b in boxes]
+    )
+    monkeypatch.setattr(reader, "_found_again", lambda look, box: True)
+    found = [one, neighbour]
+    got = reader._clumps_give_way(None, None, [(big, 0.5)], found)
+    assert [d.box for d, _ in got] == [one[0]]
+    freed = reader._freed(None, None, [(big, 0.5)], got, found, [])
+    assert [d.box for d, _ in freed] == [neighbour[0]]
+    # under ONE_SIDE times the tile die, the box is that die's own: it stays
+    snug = DieReading((20, 20, 110, 110), 5, 0.9, "5")
+    assert reader._clumps_give_way(None, None, [(snug, 0.5)], [one]) == [(snug, 0.5)]
+    # a die of the result already inside, with no tile die read, is a neighbour whose box
+    # reaches in (a matteop65 train photo at 6x): the box stays over its own die
+    inner = DieReading((45, 45, 105, 105), 2, 0.9, "2")
+    dice = [(big, 0.5), (inner, 0.4)]
+    assert reader._clumps_give_way(None, None, dice, []) == dice
+
+
 def test_an_unsure_die_is_read_again_with_other_margins(tmp_path):
     rng = np.random.default_rng(3)
     img, (die,) = scenes.scene(rng, 480, 640, faces=[render.Face("pips", 4)], size_range=(50, 70))
