@@ -608,8 +608,13 @@ def test_peaks_a_clump_kept_out_are_read_when_it_gives_way(reader, monkeypatch, 
     # past its edge (a die beside the clump): its centre is outside the box but within
     # SAME_DIE of the box's side. Once the clump gives way to its dice (C50), the peaks it
     # kept out are read like any other (C51, the model card); a die that stays keeps them out.
+    # The die that stays holds one tile die under ONE_SIDE times smaller than itself: one
+    # more than that smaller would make it give way (C54).
     clump = DieReading((0, 0, 200, 120), 3, 0.9, "3")
-    inside = [((10, 10, 90, 90), 0.9, True)] + [((110, 30, 190, 110), 0.85, True)] * clump_gives_way
+    if clump_gives_way:
+        inside = [((10, 10, 90, 90), 0.9, True), ((110, 30, 190, 110), 0.85, True)]
+    else:
+        inside = [((10, 10, 140, 110), 0.9, True)]
     beside = ((190, 50, 230, 90), 0.7, True)
     assert not centre_inside(beside[0], clump.box) and same_die(beside[0], clump.box)
     monkeypatch.setattr(reader, "_tile_peaks", lambda look: [*inside, beside])
