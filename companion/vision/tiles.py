@@ -34,17 +34,6 @@ AGAIN_SIDES = (0.6, 1.6)  # the die found again: its side against the box it is 
 CLUMP_SIDE = 0.75
 CLUMP_COVER = 0.15
 CLUMP_PASSES = 5  # passes over the dice at most, while the pass before let one give way (C53)
-# A die over ONE_SIDE times the one tile die read inside it is that die and part of a
-# neighbour boxed as one: it gives way to it too (C54; AGAIN_SIDES' upper bound).
-ONE_SIDE = 1.6
-
-
-def _enough(read: list, inside: list, side: float) -> bool:
-    """Whether the tile dice ``read`` in a die of ``side`` and the small dice of the result
-    ``inside`` it are enough for it to give way: two or more (C50, C52), or one tile die
-    alone, its side under 1 / ``ONE_SIDE`` of the die's (C54)."""
-    n = len(read) + len(inside)
-    return n >= 2 or (n == 1 and not inside and side > ONE_SIDE * box_side(read[0]))
 
 
 def _covers(boxes: list, box) -> bool:
@@ -145,9 +134,7 @@ class TilePass:
         keeps none of its peaks out: two boxes over one patch of a heap, one inside the
         other, would otherwise each keep the other's dice out. The small dice already read
         inside a die (an inner clump's) count with its clump, so the outer box gives way
-        too (C52, the model card). A die over ``ONE_SIDE`` times a single tile die read
-        inside it, and no other, gives way to it: a die and part of its neighbour boxed as
-        one, whose size keeps the neighbour out (C54, the model card)."""
+        too (C52, the model card)."""
         result = list(dice)
         hottest_first = [box for box, _ in sorted(found, key=lambda f: -f[1])]
         for die, heat in sorted(dice, key=lambda d: box_side(d[0].box)):
@@ -173,11 +160,11 @@ class TilePass:
                 and centre_inside(d.box, die.box)
                 and box_side(d.box) <= CLUMP_SIDE * side
             ]
-            if not _enough(taken, inside, side) or not _covers(taken + inside, die.box):
+            if len(taken) + len(inside) < 2 or not _covers(taken + inside, die.box):
                 continue
             clump = self._read_kept(img, look, [(box, heat) for box in taken]) if taken else []
-            read = [d.box for d, _ in clump]
-            if _enough(read, inside, side) and _covers(read + inside, die.box):
+            boxes = [d.box for d, _ in clump] + inside
+            if len(boxes) >= 2 and _covers(boxes, die.box):
                 result = [(d, h) for d, h in result if d is not die] + clump
         return result
 
