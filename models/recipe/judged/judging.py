@@ -341,3 +341,38 @@ def epanemu_train(data: Path, names: list[str]):
     for name in names:
         img = despeckle(cv2.imread(str(data / "epanemu" / name)))
         yield img, [(str(v), box) for v, box in files[name]]
+
+
+def later_judge(name: str, file: str, rule_commit: str, first_seed: int, bar: int):
+    """C51's judge (its method, conditions and bars) set for a later candidate ``name``: its
+    judge's ``file``, its rule's commit, its places in /tmp, the seeds of conditions (a) to
+    (d), 40 each from ``first_seed``, and (a)'s bar of ``bar`` more dice read right."""
+    c51 = earlier_judge("c51")
+    tag = name.lower()
+    c51.NAME, c51.FILE, c51.TMP, c51.RULE_COMMIT = name, file, f"/tmp/{tag}-", rule_commit
+    c51.SHIPPED_TREE = Path(f"/tmp/{tag}-shipped")
+    c51.CACHE = Path(f"/tmp/{tag}-pictures")
+    c51.CHECKS = {
+        **c51.CHECKS,
+        "a": lambda c, s, o: [
+            more(c, s, "right", bar),
+            at_most(c, s, "no_die", c51.C48.per_200(c, s)),
+            at_most(c, s, "wrong_when_sure", c51.C48.per_200(c, s)),
+            at_most(c, s, "unsure", 0),
+            c51.C48.net(o, 0),
+        ],
+    }
+    c51.SEEDS = {
+        k: range(first_seed + 40 * i, first_seed + 40 * (i + 1)) for i, k in enumerate("abcd")
+    }
+    return c51
+
+
+def run_later_judge(c51) -> None:
+    """A later judge's command line (``later_judge``): judge, ``--render`` or ``--read``."""
+    if len(sys.argv) == 5 and sys.argv[2] == "--read":
+        c51.C48.read(sys.argv[3], Path(sys.argv[1]), Path(sys.argv[4]), c51.pictures)
+    elif len(sys.argv) == 3 and sys.argv[2] == "--render":
+        c51.render()
+    else:
+        c51.main(Path(sys.argv[1]))

@@ -1,7 +1,7 @@
 """C52's judge (RULE.txt): the clumps given way smallest first, a larger die holding a
 clump's centre keeping none of its peaks out, and the small dice already read inside a clump
 counted with it, against the reader as shipped, the same models, stopping at the first
-failure. C51's judge (its method, conditions and bars) with C52's name, seeds, rule commit
+failure. C51's judge (``judging.later_judge``) with C52's name, seeds, rule commit
 and places in /tmp. Run from the repository's root:
     .venv/bin/python models/recipe/judged/c52/judge.py ../shared/data/dice
 (``--render``: render the pictures only; ``--read CONDITION OUT``: read one condition's
@@ -13,37 +13,10 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent.parent))
-from judging import at_most, earlier_judge, more
+from judging import later_judge, run_later_judge
 
-C51 = earlier_judge("c51")
-C51.NAME = "C52"
-C51.FILE = __file__
-C51.TMP = "/tmp/c52-"
-C51.RULE_COMMIT = "8b2cef7"
-C51.SHIPPED_TREE = Path("/tmp/c52-shipped")
-C51.CACHE = Path("/tmp/c52-pictures")
-# (a)'s bar: 40 more read right, not C51's 100 (the design read 21 more in 8 heaps)
-C51.CHECKS = {
-    **C51.CHECKS,
-    "a": lambda c, s, o: [
-        more(c, s, "right", 40),
-        at_most(c, s, "no_die", C51.C48.per_200(c, s)),
-        at_most(c, s, "wrong_when_sure", C51.C48.per_200(c, s)),
-        at_most(c, s, "unsure", 0),
-        C51.C48.net(o, 0),
-    ],
-}
-C51.SEEDS = {
-    "a": range(111100, 111140),
-    "b": range(111140, 111180),
-    "c": range(111180, 111220),
-    "d": range(111220, 111260),
-}
+# (a)'s bar: 40 more read right (not C51's 100; the design read 21 more in 8 heaps)
+C51 = later_judge("C52", __file__, "8b2cef7", 111100, 40)
 
 if __name__ == "__main__":
-    if len(sys.argv) == 5 and sys.argv[2] == "--read":
-        C51.C48.read(sys.argv[3], Path(sys.argv[1]), Path(sys.argv[4]), C51.pictures)
-    elif len(sys.argv) == 3 and sys.argv[2] == "--render":
-        C51.render()
-    else:
-        C51.main(Path(sys.argv[1]))
+    run_later_judge(C51)

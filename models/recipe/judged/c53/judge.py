@@ -1,6 +1,6 @@
 """C53's judge (RULE.txt): C52's clump pass run again on its own result while the pass
 before let a die give way (at most 5 passes), against the reader as shipped, the same
-models, stopping at the first failure. C51's judge (its method, conditions and bars) with
+models, stopping at the first failure. C51's judge (``judging.later_judge``) with
 C53's name, seeds, rule commit and places in /tmp, as C52's judge set them. Run from the
 repository's root:
     .venv/bin/python models/recipe/judged/c53/judge.py ../shared/data/dice
@@ -13,37 +13,10 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent.parent))
-from judging import at_most, earlier_judge, more
+from judging import later_judge, run_later_judge
 
-C51 = earlier_judge("c51")
-C51.NAME = "C53"
-C51.FILE = __file__
-C51.TMP = "/tmp/c53-"
-C51.RULE_COMMIT = "1250cb6"
-C51.SHIPPED_TREE = Path("/tmp/c53-shipped")
-C51.CACHE = Path("/tmp/c53-pictures")
 # (a)'s bar: 20 more read right (the design read 12 more in 8 heaps)
-C51.CHECKS = {
-    **C51.CHECKS,
-    "a": lambda c, s, o: [
-        more(c, s, "right", 20),
-        at_most(c, s, "no_die", C51.C48.per_200(c, s)),
-        at_most(c, s, "wrong_when_sure", C51.C48.per_200(c, s)),
-        at_most(c, s, "unsure", 0),
-        C51.C48.net(o, 0),
-    ],
-}
-C51.SEEDS = {
-    "a": range(111260, 111300),
-    "b": range(111300, 111340),
-    "c": range(111340, 111380),
-    "d": range(111380, 111420),
-}
+C51 = later_judge("C53", __file__, "1250cb6", 111260, 20)
 
 if __name__ == "__main__":
-    if len(sys.argv) == 5 and sys.argv[2] == "--read":
-        C51.C48.read(sys.argv[3], Path(sys.argv[1]), Path(sys.argv[4]), C51.pictures)
-    elif len(sys.argv) == 3 and sys.argv[2] == "--render":
-        C51.render()
-    else:
-        C51.main(Path(sys.argv[1]))
+    run_later_judge(C51)
