@@ -34,6 +34,25 @@ AGAIN_SIDES = (0.6, 1.6)  # the die found again: its side against the box it is 
 CLUMP_SIDE = 0.75
 CLUMP_COVER = 0.15
 CLUMP_PASSES = 5  # passes over the dice at most, while the pass before let one give way (C53)
+# A die over ONE_SIDE times the one tile die read inside it, with a tile peak beside it, is
+# that die and part of its neighbour boxed as one: it gives way to it too (C55;
+# AGAIN_SIDES' upper bound).
+ONE_SIDE = 1.6
+
+
+def _enough(read: list, inside: list, side: float, beside: bool) -> bool:
+    """Whether the tile dice ``read`` in a die of ``side`` and the small dice of the result
+    ``inside`` it are enough for it to give way: two or more (C50, C52), or, where a peak
+    lies ``beside`` it, one tile die alone, its side under 1 / ``ONE_SIDE`` of the die's
+    (C55)."""
+    n = len(read) + len(inside)
+    return n >= 2 or (beside and n == 1 and not inside and side > ONE_SIDE * box_side(read[0]))
+
+
+def _beside(box, inner, found: list) -> bool:
+    """Whether a tile peak of ``found`` lies beside ``box``: its centre outside it but
+    ``same_die`` with it, and ``apart`` from the peak ``inner`` inside it, another die."""
+    return any(not centre_inside(b, box) and same_die(b, box) and apart(b, inner) for b, _ in found)
 
 
 def _covers(boxes: list, box) -> bool:
@@ -134,7 +153,11 @@ class TilePass:
         keeps none of its peaks out: two boxes over one patch of a heap, one inside the
         other, would otherwise each keep the other's dice out. The small dice already read
         inside a die (an inner clump's) count with its clump, so the outer box gives way
-        too (C52, the model card)."""
+        too (C52, the model card). A die over ``ONE_SIDE`` times the one tile die read
+        inside it, and no other, gives way to it where a tile peak lies beside it
+        (``_beside``): a die and part of its neighbour boxed as one, whose size keeps the
+        neighbour out. A big die alone, one patch of its face taken by a tile for a die,
+        has no peak beside it and stays (C55, the model card)."""
         result = list(dice)
         hottest_first = [box for box, _ in sorted(found, key=lambda f: -f[1])]
         for die, heat in sorted(dice, key=lambda d: box_side(d[0].box)):
@@ -160,11 +183,12 @@ class TilePass:
                 and centre_inside(d.box, die.box)
                 and box_side(d.box) <= CLUMP_SIDE * side
             ]
-            if len(taken) + len(inside) < 2 or not _covers(taken + inside, die.box):
+            beside = len(taken) == 1 and _beside(die.box, taken[0], found)
+            if not _enough(taken, inside, side, beside) or not _covers(taken + inside, die.box):
                 continue
             clump = self._read_kept(img, look, [(box, heat) for box in taken]) if taken else []
-            boxes = [d.box for d, _ in clump] + inside
-            if len(boxes) >= 2 and _covers(boxes, die.box):
+            read = [d.box for d, _ in clump]
+            if _enough(read, inside, side, beside) and _covers(read + inside, die.box):
                 result = [(d, h) for d, h in result if d is not die] + clump
         return result
 

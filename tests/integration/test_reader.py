@@ -17,7 +17,7 @@ import pytest
 
 from companion.errors import VisionError
 from companion.vision import render, scenes
-from companion.vision.boxes import centre_inside, same_die
+from companion.vision.boxes import apart, centre_inside, same_die
 from companion.vision.custom import CustomDice
 from companion.vision.pictures import (
     CAST,
@@ -608,8 +608,13 @@ def test_peaks_a_clump_kept_out_are_read_when_it_gives_way(reader, monkeypatch, 
     # past its edge (a die beside the clump): its centre is outside the box but within
     # SAME_DIE of the box's side. Once the clump gives way to its dice (C50), the peaks it
     # kept out are read like any other (C51, the model card); a die that stays keeps them out.
+    # The die that stays holds one tile die under ONE_SIDE times smaller than itself: one
+    # more than that smaller, with the peak beside it, would make it give way (C55).
     clump = DieReading((0, 0, 200, 120), 3, 0.9, "3")
-    inside = [((10, 10, 90, 90), 0.9, True)] + [((110, 30, 190, 110), 0.85, True)] * clump_gives_way
+    if clump_gives_way:
+        inside = [((10, 10, 90, 90), 0.9, True), ((110, 30, 190, 110), 0.85, True)]
+    else:
+        inside = [((10, 10, 140, 110), 0.9, True)]
     beside = ((190, 50, 230, 90), 0.7, True)
     assert not centre_inside(beside[0], clump.box) and same_die(beside[0], clump.box)
     monkeypatch.setattr(reader, "_tile_peaks", lambda look: [*inside, beside])
@@ -671,6 +676,53 @@ def test_a_clump_kept_back_by_one_that_gave_way_is_tried_again(reader, monkeypat
     # a pass that lets nothing give way ends the passes: the dice are handed back as they are
     alone = [(DieReading((0, 0, 100, 100), 3, 0.9, "3"), 0.5)]
     assert reader._clumps_give_way(None, None, alone, peaks) == alone
+
+
+def test_a_die_boxed_with_part_of_its_neighbour_gives_way_to_the_one_inside(reader, monkeypatch):
+    # A whole-picture box over a die and part of its neighbour (design heap 120320: 130 to
+    # 185 px over dice of about 60). With one tile die inside it never gave way as a clump,
+    # and its size kept the neighbour's peak out by same_die. Now a die over ONE_SIDE times
+    # the one tile die read inside it gives way to it where a tile peak lies beside it, and
+    # the neighbour is read after, as a peak that a die which gave way kept out (C55, the
+    # model card).
+    big = DieReading((0, 0, 150, 150), 6, 0.79, "6")
+    one = ((45, 45, 105, 105), 0.9)
+    neighbour = ((45, 130, 105, 190), 0.8)
+    assert same_die(neighbour[0], big.box) and not centre_inside(neighbour[0], big.box)
+    monkeypatch.setattr(
+        reader, "_read_each", lambda img, boxes: [DieReading(b, 5, 0.9, "5") for b in boxes]
+    )
+    monkeypatch.setattr(reader, "_found_again", lambda look, box: True)
+    found = [one, neighbour]
+    got = reader._clumps_give_way(None, None, [(big, 0.5)], found)
+    assert [d.box for d, _ in got] == [one[0]] and got[0][1] == 0.5
+    freed = reader._freed(None, None, [(big, 0.5)], got, found, [])
+    assert [d.box for d, _ in freed] == [neighbour[0]]
+    stays = [(big, 0.5)]
+    # with no peak beside it, the one die inside is a big die's face seen by a tile (C50's
+    # test): it stays; so it does where the peak is beyond same_die of it
+    assert reader._clumps_give_way(None, None, stays, [one]) == stays
+    far = ((45, 170, 105, 230), 0.8)
+    assert not same_die(far[0], big.box)
+    assert reader._clumps_give_way(None, None, stays, [one, far]) == stays
+    # a peak inside it, too big to be taken, is not beside it
+    big_peak = ((30, 80, 150, 200), 0.8)
+    assert centre_inside(big_peak[0], big.box) and apart(big_peak[0], one[0])
+    assert reader._clumps_give_way(None, None, stays, [one, big_peak]) == stays
+    # a peak beside it that holds the one inside's centre is not another die
+    over = ((45, 45, 105, 265), 0.8)
+    assert same_die(over[0], big.box) and not centre_inside(over[0], big.box)
+    assert reader._clumps_give_way(None, None, stays, [one, over]) == stays
+    # under ONE_SIDE times the tile die, the box is that die's own: it stays
+    snug = [(DieReading((30, 30, 120, 120), 5, 0.9, "5"), 0.5)]
+    close = ((45, 95, 105, 155), 0.8)
+    assert same_die(close[0], snug[0][0].box) and not centre_inside(close[0], snug[0][0].box)
+    assert reader._clumps_give_way(None, None, snug, [one, close]) == snug
+    # a die of the result already inside, with no tile die read, is a neighbour whose box
+    # reaches in (a matteop65 train photo at 6x): the box stays over its own die
+    inner = DieReading((45, 45, 105, 105), 2, 0.9, "2")
+    dice = [(big, 0.5), (inner, 0.4)]
+    assert reader._clumps_give_way(None, None, dice, [neighbour]) == dice
 
 
 def test_an_unsure_die_is_read_again_with_other_margins(tmp_path):
