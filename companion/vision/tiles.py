@@ -162,27 +162,7 @@ class TilePass:
         hottest_first = [box for box, _ in sorted(found, key=lambda f: -f[1])]
         for die, heat in sorted(dice, key=lambda d: box_side(d[0].box)):
             side = box_side(die.box)
-            others = [
-                d.box
-                for d, _ in result
-                if d is not die and not (box_side(d.box) > side and centre_inside(die.box, d.box))
-            ]
-            taken: list = []
-            for box in hottest_first:
-                if not centre_inside(box, die.box) or box_side(box) > CLUMP_SIDE * side:
-                    continue
-                if any(not apart(box, t) or same_die(box, t) for t in taken):
-                    continue
-                if _kept_out(box, others):
-                    continue
-                taken.append(box)
-            inside = [
-                d.box
-                for d, _ in result
-                if d is not die
-                and centre_inside(d.box, die.box)
-                and box_side(d.box) <= CLUMP_SIDE * side
-            ]
+            taken, inside = _clump_in(die, result, hottest_first)
             beside = len(taken) == 1 and _beside(die.box, taken[0], found)
             if not _enough(taken, inside, side, beside) or not _covers(taken + inside, die.box):
                 continue
@@ -235,6 +215,35 @@ class TilePass:
             if np.hypot(ax - cx, ay - cy) < SAME_DIE * side and low < box_side(again) / side < high:
                 return True
         return False
+
+
+def _clump_in(die: DieReading, result: list, hottest_first: list) -> tuple[list, list]:
+    """The boxes a clump pass counts in ``die`` against the dice of ``result`` (die, heat):
+    the tile peaks it takes, of ``hottest_first``, each centred inside its box, at most
+    ``CLUMP_SIDE`` of its side, apart from those taken before it and not kept out by
+    another die (a larger die holding ``die``'s centre keeps none out); and the small dice
+    of ``result`` already centred inside it (C50, C52, the model card)."""
+    side = box_side(die.box)
+    others = [
+        d.box
+        for d, _ in result
+        if d is not die and not (box_side(d.box) > side and centre_inside(die.box, d.box))
+    ]
+    taken: list = []
+    for box in hottest_first:
+        if not centre_inside(box, die.box) or box_side(box) > CLUMP_SIDE * side:
+            continue
+        if any(not apart(box, t) or same_die(box, t) for t in taken):
+            continue
+        if _kept_out(box, others):
+            continue
+        taken.append(box)
+    inside = [
+        d.box
+        for d, _ in result
+        if d is not die and centre_inside(d.box, die.box) and box_side(d.box) <= CLUMP_SIDE * side
+    ]
+    return taken, inside
 
 
 def _kept_out(box, taken: list) -> bool:
