@@ -26,9 +26,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 import s68_same_die_gate
 
-from companion.vision.boxes import apart, box_side, centre_inside, same_die
+from companion.vision.boxes import box_side
 from companion.vision.reader import DiceReader
-from companion.vision.tiles import CLUMP_SIDE, _covers, _kept_out
+from companion.vision.tiles import _clump_in, _covers
 
 ONE_SIDE = 1.6  # as AGAIN_SIDES' upper bound: a box over 1.6 times a die is not its box
 PEAK_ONLY = False  # the "peak" variant: the one die a taken peak, none of the result inside
@@ -38,32 +38,13 @@ class OneDie(DiceReader):
     """The shipped reader, a die over ONE_SIDE times one tile die inside it giving way."""
 
     def _clumps_pass(self, img, look, dice, found):
-        # the shipped pass (C52, C53), the count of dice asked for changed where marked
+        # the shipped pass (C52, C53; its counting now tiles._clump_in), the count of dice
+        # asked for changed where marked
         result = list(dice)
         hottest_first = [box for box, _ in sorted(found, key=lambda f: -f[1])]
         for die, heat in sorted(dice, key=lambda d: box_side(d[0].box)):
             side = box_side(die.box)
-            others = [
-                d.box
-                for d, _ in result
-                if d is not die and not (box_side(d.box) > side and centre_inside(die.box, d.box))
-            ]
-            taken: list = []
-            for box in hottest_first:
-                if not centre_inside(box, die.box) or box_side(box) > CLUMP_SIDE * side:
-                    continue
-                if any(not apart(box, t) or same_die(box, t) for t in taken):
-                    continue
-                if _kept_out(box, others):
-                    continue
-                taken.append(box)
-            inside = [
-                d.box
-                for d, _ in result
-                if d is not die
-                and centre_inside(d.box, die.box)
-                and box_side(d.box) <= CLUMP_SIDE * side
-            ]
+            taken, inside = _clump_in(die, result, hottest_first)
             one = not PEAK_ONLY or not inside
             if not enough(taken + inside, side, one) or not _covers(taken + inside, die.box):
                 continue

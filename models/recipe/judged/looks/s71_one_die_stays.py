@@ -2,11 +2,11 @@
 kept out by ``same_die`` alone by a whole-picture box 2.2 to 2.7 times their side that stayed
 to the end, holding one labelled die's centre: the box C55 lets give way. Why did each stay?
 For design heaps 120465 and 120468 (design seeds, judging nothing), the reader as shipped
-(C55) with its clump pass copied and watched: for every box that stays to the end, holds
-one labelled die's centre, is 2 times that die's side or more and has a missed labelled die
-beside it (its centre outside, ``same_die``), what the pass saw in it at its last try: the
-taken tile peaks, the result's small dice inside, whether a peak lay beside it, and what
-the taken peak was read as. Run from the repository's root:
+(C55) with its clump pass watched (``tiles._clump_in`` and the tile dice read): for every
+box that stays to the end, holds one labelled die's centre, is 2 times that die's side or
+more and has a missed labelled die beside it (its centre outside, ``same_die``), what the
+pass saw in it at its last try: the taken tile peaks, the result's small dice inside,
+whether a peak lay beside it, and what the taken peak was read as. Run from the repository's root:
     .venv/bin/python models/recipe/judged/looks/s71_one_die_stays.py
 """
 
@@ -18,66 +18,64 @@ import cv2
 sys.path.insert(0, str(Path(__file__).parent))
 from s65_dense_heaps import heap
 
-from companion.vision.boxes import apart, box_side, centre_inside, same_die
+from companion.vision import tiles
+from companion.vision.boxes import box_side, centre_inside, same_die
 from companion.vision.evaluate import match
 from companion.vision.reader import DiceReader
-from companion.vision.tiles import CLUMP_SIDE, _beside, _covers, _enough, _kept_out
+from companion.vision.tiles import CLUMP_SIDE, _beside, _clump_in, _kept_out
 
 
 class Watched(DiceReader):
-    """The shipped reader (C55), its clump pass copied, each try of a die written down."""
+    """The shipped reader (C55), each try of its clump pass at a die written down: the
+    pass's own counting (``tiles._clump_in``) watched, and the tile dice it reads."""
 
     def read(self, img):
-        self.tries = {}
+        self.tries, self.found, self.trying = {}, [], None
         return super().read(img)
 
     def _clumps_pass(self, img, look, dice, found):
-        result = list(dice)
-        hottest_first = [box for box, _ in sorted(found, key=lambda f: -f[1])]
-        for die, heat in sorted(dice, key=lambda d: box_side(d[0].box)):
-            side = box_side(die.box)
-            others = [
-                d.box
-                for d, _ in result
-                if d is not die and not (box_side(d.box) > side and centre_inside(die.box, d.box))
-            ]
-            taken: list = []
-            held = 0  # peaks centred inside and small enough, kept out by another die
-            for box in hottest_first:
-                if not centre_inside(box, die.box) or box_side(box) > CLUMP_SIDE * side:
-                    continue
-                if any(not apart(box, t) or same_die(box, t) for t in taken):
-                    continue
-                if _kept_out(box, others):
-                    held += 1
-                    continue
-                taken.append(box)
-            inside = [
-                d.box
-                for d, _ in result
-                if d is not die
-                and centre_inside(d.box, die.box)
-                and box_side(d.box) <= CLUMP_SIDE * side
-            ]
-            beside = len(taken) == 1 and _beside(die.box, taken[0], found)
-            near = any(not centre_inside(b, die.box) and same_die(b, die.box) for b, _ in found)
-            try_ = {
-                "taken": len(taken),
-                "held": held,
-                "inside": len(inside),
-                "beside": beside,
-                "a peak near": near,
-                "ratio": round(side / box_side(taken[0]), 2) if taken else None,
-            }
-            self.tries[tuple(die.box)] = try_
-            if not _enough(taken, inside, side, beside) or not _covers(taken + inside, die.box):
-                continue
-            clump = self._read_kept(img, look, [(box, heat) for box in taken]) if taken else []
-            try_["read"] = len(clump)
-            read = [d.box for d, _ in clump]
-            if _enough(read, inside, side, beside) and _covers(read + inside, die.box):
-                result = [(d, h) for d, h in result if d is not die] + clump
-        return result
+        self.found = found
+        clump_in = tiles._clump_in
+        tiles._clump_in = self._clump_in
+        try:
+            return super()._clumps_pass(img, look, dice, found)
+        finally:
+            tiles._clump_in = clump_in
+            self.trying = None
+
+    def _clump_in(self, die, result, hottest_first):
+        taken, inside = _clump_in(die, result, hottest_first)
+        side = box_side(die.box)
+        others = [
+            d.box
+            for d, _ in result
+            if d is not die and not (box_side(d.box) > side and centre_inside(die.box, d.box))
+        ]
+        box = die.box
+        self.trying = self.tries[tuple(box)] = {
+            "taken": len(taken),
+            # peaks centred inside and small enough, not taken, kept out by another die
+            "held": sum(
+                centre_inside(b, box)
+                and box_side(b) <= CLUMP_SIDE * side
+                and b not in taken
+                and _kept_out(b, others)
+                for b in hottest_first
+            ),
+            "inside": len(inside),
+            "beside": len(taken) == 1 and _beside(box, taken[0], self.found),
+            "a peak near": any(
+                not centre_inside(b, box) and same_die(b, box) for b, _ in self.found
+            ),
+            "ratio": round(side / box_side(taken[0]), 2) if taken else None,
+        }
+        return taken, inside
+
+    def _read_kept(self, img, look, kept):
+        got = super()._read_kept(img, look, kept)
+        if self.trying is not None:
+            self.trying["read"] = len(got)
+        return got
 
 
 if __name__ == "__main__":
