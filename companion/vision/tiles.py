@@ -35,20 +35,18 @@ CLUMP_SIDE = 0.75
 CLUMP_COVER = 0.15
 CLUMP_PASSES = 5  # passes over the dice at most, while the pass before let one give way (C53)
 # A die over ONE_SIDE times the one tile die read inside it, with a tile peak beside it, is
-# that die and part of its neighbour boxed as one: it gives way to it too, whatever share of
-# it the one die covers (C55, C56; AGAIN_SIDES' upper bound).
+# that die and part of its neighbour boxed as one: it gives way to it too (C55;
+# AGAIN_SIDES' upper bound).
 ONE_SIDE = 1.6
 
 
-def _gives_way(read: list, inside: list, box, beside: bool) -> bool:
-    """Whether the tile dice ``read`` in a die boxed at ``box`` and the small dice of the
-    result ``inside`` it are enough for it to give way: two or more covering
-    ``CLUMP_COVER`` of its box (C50, C52), or, where a peak lies ``beside`` it, one tile
-    die alone, its side under 1 / ``ONE_SIDE`` of the die's, whatever it covers: one die
-    cannot cover ``CLUMP_COVER`` of a box over about 2.6 times its side (C55, C56)."""
-    if len(read) + len(inside) >= 2:
-        return _covers(read + inside, box)
-    return beside and len(read) == 1 and box_side(box) > ONE_SIDE * box_side(read[0])
+def _enough(read: list, inside: list, side: float, beside: bool) -> bool:
+    """Whether the tile dice ``read`` in a die of ``side`` and the small dice of the result
+    ``inside`` it are enough for it to give way: two or more (C50, C52), or, where a peak
+    lies ``beside`` it, one tile die alone, its side under 1 / ``ONE_SIDE`` of the die's
+    (C55)."""
+    n = len(read) + len(inside)
+    return n >= 2 or (beside and n == 1 and not inside and side > ONE_SIDE * box_side(read[0]))
 
 
 def _beside(box, inner, found: list) -> bool:
@@ -159,17 +157,18 @@ class TilePass:
         inside it, and no other, gives way to it where a tile peak lies beside it
         (``_beside``): a die and part of its neighbour boxed as one, whose size keeps the
         neighbour out. A big die alone, one patch of its face taken by a tile for a die,
-        has no peak beside it and stays (C55, the model card). The one die need not cover
-        ``CLUMP_COVER`` of the box, which it cannot over about 2.6 times its side (C56)."""
+        has no peak beside it and stays (C55, the model card)."""
         result = list(dice)
         hottest_first = [box for box, _ in sorted(found, key=lambda f: -f[1])]
         for die, heat in sorted(dice, key=lambda d: box_side(d[0].box)):
+            side = box_side(die.box)
             taken, inside = _clump_in(die, result, hottest_first)
             beside = len(taken) == 1 and _beside(die.box, taken[0], found)
-            if not _gives_way(taken, inside, die.box, beside):
+            if not _enough(taken, inside, side, beside) or not _covers(taken + inside, die.box):
                 continue
             clump = self._read_kept(img, look, [(box, heat) for box in taken]) if taken else []
-            if _gives_way([d.box for d, _ in clump], inside, die.box, beside):
+            read = [d.box for d, _ in clump]
+            if _enough(read, inside, side, beside) and _covers(read + inside, die.box):
                 result = [(d, h) for d, h in result if d is not die] + clump
         return result
 

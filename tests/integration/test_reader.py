@@ -17,7 +17,7 @@ import pytest
 
 from companion.errors import VisionError
 from companion.vision import render, scenes
-from companion.vision.boxes import apart, area, centre_inside, same_die
+from companion.vision.boxes import apart, centre_inside, same_die
 from companion.vision.custom import CustomDice
 from companion.vision.pictures import (
     CAST,
@@ -39,7 +39,6 @@ from companion.vision.reader import (
     DieReading,
     model_dir,
 )
-from companion.vision.tiles import CLUMP_COVER
 from tests.helpers import read_values, straight_down
 
 pytestmark = pytest.mark.integration
@@ -724,32 +723,6 @@ def test_a_die_boxed_with_part_of_its_neighbour_gives_way_to_the_one_inside(read
     inner = DieReading((45, 45, 105, 105), 2, 0.9, "2")
     dice = [(big, 0.5), (inner, 0.4)]
     assert reader._clumps_give_way(None, None, dice, [neighbour]) == dice
-
-
-def test_a_die_boxed_with_its_neighbours_gives_way_to_the_one_inside_whatever_it_covers(
-    reader, monkeypatch
-):
-    # A whole-picture box 2.74 times the one tile die inside it, with a peak beside it
-    # (design heap 120465), stayed: one die cannot cover CLUMP_COVER (0.15) of a box over
-    # about 2.6 times its side. In C55's case the one die covers what it may (C56, the
-    # model card): this box is 2.8 times its die, which covers 0.128 of it.
-    big = DieReading((0, 0, 168, 168), 6, 0.79, "6")
-    one = ((54, 54, 114, 114), 0.9)
-    neighbour = ((54, 150, 114, 210), 0.8)
-    assert area(one[0]) < CLUMP_COVER * area(big.box)
-    assert same_die(neighbour[0], big.box) and not centre_inside(neighbour[0], big.box)
-    monkeypatch.setattr(
-        reader, "_read_each", lambda img, boxes: [DieReading(b, 5, 0.9, "5") for b in boxes]
-    )
-    monkeypatch.setattr(reader, "_found_again", lambda look, box: True)
-    got = reader._clumps_give_way(None, None, [(big, 0.5)], [one, neighbour])
-    assert [d.box for d, _ in got] == [one[0]]
-    # with no peak beside it, it stays, as any box over one die (C50's test)
-    assert reader._clumps_give_way(None, None, [(big, 0.5)], [one]) == [(big, 0.5)]
-    # two dice still cover CLUMP_COVER: two small ones inside the box, apart, do not
-    pair = [((20, 20, 50, 50), 0.9), ((110, 110, 140, 140), 0.9)]
-    assert sum(area(b) for b, _ in pair) < CLUMP_COVER * area(big.box)
-    assert reader._clumps_give_way(None, None, [(big, 0.5)], [*pair, neighbour]) == [(big, 0.5)]
 
 
 def test_an_unsure_die_is_read_again_with_other_margins(tmp_path):
