@@ -46,9 +46,13 @@ class Gated(DiceReader):
             tiles.same_die = same_die
 
 
-def main(data: Path, candidate=None, label=None, heaps=range(120118, 120124), first=120124):
+def main(
+    data: Path, candidate=None, label=None, heaps=range(120118, 120124), first=120124, train=40
+):
     """Read the design pictures: ``heaps``' seeds, then 20 seeds each of shots, big dice and
-    huge dice from ``first`` on (session 69's design reads other seeds with this)."""
+    huge dice from ``first`` on (session 69's design reads other seeds with this), then the
+    first ``train`` epanemu and matteop65 train photos at 6x (all of them where ``train``
+    is larger: session 72's look after C56 found what the first 40 miss)."""
     cv2.setNumThreads(1)
     shots = earlier_judge("c36").shots
     s = first
@@ -57,8 +61,8 @@ def main(data: Path, candidate=None, label=None, heaps=range(120118, 120124), fi
         "shots": shots(range(s, s + 20), 3000, 4000, (3, 13), (40, 125), lambda s: 6 * (s % 2)),
         "big dice": shots(range(s + 20, s + 40), 3000, 4000, (2, 7), (160, 320), lambda s: 8),
         "huge dice": shots(range(s + 40, s + 60), 3000, 4000, (2, 5), (320, 640), lambda s: 8),
-        "epanemu train x6": enlarged_train(data, "epanemu", 40),
-        "matteop65 train x6": enlarged_train(data, "matteop65", 40),
+        "epanemu train x6": enlarged_train(data, "epanemu", train),
+        "matteop65 train x6": enlarged_train(data, "matteop65", train),
     }
     readers = {"shipped": DiceReader(threads=1), "candidate": (candidate or Gated)(threads=1)}
     print(label or f"GATE = {GATE}")
