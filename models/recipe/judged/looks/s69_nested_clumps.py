@@ -20,9 +20,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 import s68_same_die_gate
 
-from companion.vision.boxes import apart, box_side, centre_inside, same_die
+from companion.vision.boxes import box_side
 from companion.vision.reader import DiceReader
-from companion.vision.tiles import CLUMP_SIDE, _covers
+from companion.vision.tiles import _clump_in, _covers
 
 VARIANT = "nested"
 
@@ -35,31 +35,11 @@ class Nested(DiceReader):
         result = list(dice)
         hottest_first = [box for box, _ in sorted(found, key=lambda f: -f[1])]
         for die, heat in sorted(dice, key=lambda d: box_side(d[0].box)):
-            side = box_side(die.box)
-            centre = die.box
-            others = [
-                d.box
-                for d, _ in result
-                if d is not die and not (box_side(d.box) > side and centre_inside(centre, d.box))
-            ]
-            taken: list = []
-            for box in hottest_first:
-                if not centre_inside(box, die.box) or box_side(box) > CLUMP_SIDE * side:
-                    continue
-                if any(not apart(box, t) or same_die(box, t) for t in taken):
-                    continue
-                if any(centre_inside(box, o) or same_die(box, o) for o in others):
-                    continue
-                taken.append(box)
-            inside = []
-            if VARIANT == "nested+read":
-                inside = [
-                    d.box
-                    for d, _ in result
-                    if d is not die
-                    and centre_inside(d.box, die.box)
-                    and box_side(d.box) <= CLUMP_SIDE * side
-                ]
+            # the shipped pass's counting (tiles._clump_in); "nested" counts no small dice
+            # already read inside
+            taken, inside = _clump_in(die, result, hottest_first)
+            if VARIANT != "nested+read":
+                inside = []
             if len(taken) + len(inside) < 2 or not _covers(taken + inside, die.box):
                 continue
             clump = self._read_kept(img, look, [(box, heat) for box in taken]) if taken else []
