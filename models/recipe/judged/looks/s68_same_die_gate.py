@@ -47,12 +47,19 @@ class Gated(DiceReader):
 
 
 def main(
-    data: Path, candidate=None, label=None, heaps=range(120118, 120124), first=120124, train=40
+    data: Path,
+    candidate=None,
+    label=None,
+    heaps=range(120118, 120124),
+    first=120124,
+    train=40,
+    only=None,
 ):
     """Read the design pictures: ``heaps``' seeds, then 20 seeds each of shots, big dice and
     huge dice from ``first`` on (session 69's design reads other seeds with this), then the
     first ``train`` epanemu and matteop65 train photos at 6x (all of them where ``train``
-    is larger: session 72's look after C56 found what the first 40 miss)."""
+    is larger: session 72's look after C56 found what the first 40 miss). ``only``, when
+    given, names the sets to read (session 73 reads the photos in a second process)."""
     cv2.setNumThreads(1)
     shots = earlier_judge("c36").shots
     s = first
@@ -67,6 +74,8 @@ def main(
     readers = {"shipped": DiceReader(threads=1), "candidate": (candidate or Gated)(threads=1)}
     print(label or f"GATE = {GATE}")
     for name, pictures in sets.items():
+        if only is not None and name not in only:
+            continue
         totals = {who: np.zeros(5) for who in readers}
         differ = 0
         for img, truth in pictures:
