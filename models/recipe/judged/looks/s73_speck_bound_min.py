@@ -1,13 +1,14 @@
 """Session 73's design (judging nothing), after the look ``s73_table_die_size.py``: session
 72's bound on specks (``s72_speck_bound.py``, a tile peak taken only at SPECK times the
 median side of the whole-picture dice read with a face) lost dice in heaps, and not to
-clumps: in the 16 design heaps the look read, the whole-picture pass's dice read with a
-face each held one labelled die's centre, but boxed at 79 to 153 px (medians 97 to 153)
-dice the tiles read right at 36 px and more (labelled medians 62 to 68 px). The design
+clumps alone: in the 16 design heaps the look read, 405 of the 490 whole-picture dice read
+with a face held one labelled die's centre (81 held two or more, clumps, and 4 none), but
+the pass boxes a heap's die at 79 px and more where the tiles read dice right at 36 px
+and more (labelled medians 62 to 68 px), so the medians were 97 to 153 px. The design
 measures the table's dice by the smallest side the whole-picture pass read with a face
-instead (smallest 79 to 117 px there): a tile peak is taken only at SPECK times that side
-or more (none asked where that pass read no die with a face). Two values, 0.33 then 0.25,
-each read in two processes.
+instead (79 to 117 px there): a tile peak is taken only at SPECK times that side or more
+(none asked where that pass read no die with a face). Two values, 0.33 then 0.25, each
+read in two processes.
 Read against the shipped reader on design seeds only: heaps 120616 to 120631, shots, big
 dice and huge dice 120632 to 120691, and every epanemu and matteop65 train photo at 6x.
 Run from the repository's root, SPECK as the second argument, and as the third "photos"
