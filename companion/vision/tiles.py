@@ -38,6 +38,11 @@ CLUMP_PASSES = 5  # passes over the dice at most, while the pass before let one 
 # that die and part of its neighbour boxed as one: it gives way to it too (C55;
 # AGAIN_SIDES' upper bound).
 ONE_SIDE = 1.6
+# Dice at one table are about one size: a tile peak under SPECK times the smallest die the
+# whole-picture pass read with a face is a speck of the table (an enlarged photo's cloth),
+# not a die, and is not taken (C57; the whole-picture pass boxes a heap's die at up to
+# twice its side).
+SPECK = 0.25
 
 
 def _enough(read: list, inside: list, side: float, beside: bool) -> bool:
@@ -80,7 +85,9 @@ class TilePass:
         A die of the whole-picture pass under ``SMALL``, read unsure and not found again,
         gives way first: in a big picture the whole-picture pass sees the table's things
         at a few pixels, where it takes some for dice it cannot read; its place is the
-        tile pass's (C40, the model card)."""
+        tile pass's (C40, the model card). A tile peak under ``SPECK`` times the smallest
+        die that pass read with a face is not taken: dice at one table are about one size,
+        and a tile reads an enlarged photo's specks as dice (C57, the model card)."""
         if max(look.shape[:2]) <= TILE:
             return dice
         limit = SMALL * max(look.shape[:2])
@@ -91,7 +98,13 @@ class TilePass:
             or box_side(die.box) >= limit
             or self._found_again(look, die.box)
         ]
-        found = [(box, heat) for box, heat, small in self._tile_peaks(look) if small]
+        read = [box_side(die.box) for die, _ in dice if die.value is not None]
+        bound = SPECK * min(read) if read else 0
+        found = [
+            (box, heat)
+            for box, heat, small in self._tile_peaks(look)
+            if small and box_side(box) >= bound
+        ]
         kept = _keep(found, [die.box for die, _ in dice])
         small = self._read_kept(img, look, kept)
         result = self._clumps_give_way(img, look, dice + small, found)

@@ -609,13 +609,14 @@ def test_peaks_a_clump_kept_out_are_read_when_it_gives_way(reader, monkeypatch, 
     # SAME_DIE of the box's side. Once the clump gives way to its dice (C50), the peaks it
     # kept out are read like any other (C51, the model card); a die that stays keeps them out.
     # The die that stays holds one tile die under ONE_SIDE times smaller than itself: one
-    # more than that smaller, with the peak beside it, would make it give way (C55).
+    # more than that smaller, with the peak beside it, would make it give way (C55). The
+    # peak beside is 60 px, over SPECK times the clump's side: a smaller one is a speck (C57).
     clump = DieReading((0, 0, 200, 120), 3, 0.9, "3")
     if clump_gives_way:
         inside = [((10, 10, 90, 90), 0.9, True), ((110, 30, 190, 110), 0.85, True)]
     else:
         inside = [((10, 10, 140, 110), 0.9, True)]
-    beside = ((190, 50, 230, 90), 0.7, True)
+    beside = ((182, 30, 242, 90), 0.7, True)
     assert not centre_inside(beside[0], clump.box) and same_die(beside[0], clump.box)
     monkeypatch.setattr(reader, "_tile_peaks", lambda look: [*inside, beside])
     monkeypatch.setattr(
@@ -723,6 +724,43 @@ def test_a_die_boxed_with_part_of_its_neighbour_gives_way_to_the_one_inside(read
     inner = DieReading((45, 45, 105, 105), 2, 0.9, "2")
     dice = [(big, 0.5), (inner, 0.4)]
     assert reader._clumps_give_way(None, None, dice, [neighbour]) == dice
+
+
+def test_a_tile_takes_no_speck_of_the_table_far_under_the_smallest_die_read(reader):
+    # A train photo (CREDITS.md) of one die on a speckled cloth, as a phone would take it
+    # at 6 times the size: the whole-picture pass reads the die (a 3, about 800 px), and
+    # the tile pass read specks of the cloth about 40 px across as 2s beside it. Dice at
+    # one table are about one size: a tile peak under SPECK times the smallest die the
+    # whole-picture pass read with a face is not taken (C57, the model card).
+    img = cv2.imread(str(GOLDEN / "epanemu-train_dice_101_jpg.jpg"))
+    big = cv2.resize(img, None, fx=6, fy=6, interpolation=cv2.INTER_LINEAR)
+    (die,) = reader.read(big)
+    assert die.value == 3 and centre_inside(die.box, (6 * 235, 6 * 272, 6 * 374, 6 * 369))
+
+
+def test_the_speck_bound_is_the_smallest_die_read_with_a_face(reader, monkeypatch):
+    # The bound is SPECK times the smallest side of the whole-picture dice read with a face:
+    # a die read unsure does not set it, and with no die read with a face none is asked.
+    peaks = [((x, 1000, x + s, 1000 + s), 0.9, True) for x, s in ((100, 60), (400, 120))]
+    monkeypatch.setattr(reader, "_tile_peaks", lambda look: peaks)
+    monkeypatch.setattr(
+        reader, "_read_each", lambda img, boxes: [DieReading(b, 2, 0.9, "2") for b in boxes]
+    )
+    monkeypatch.setattr(reader, "_found_again", lambda look, box: True)
+    look = np.zeros((1500, 2000, 3), np.uint8)
+    big = (DieReading((1000, 100, 1300, 400), 5, 0.9, "5"), 0.8)  # 300 px: bound 75
+    small = (DieReading((1500, 100, 1660, 260), 4, 0.9, "4"), 0.8)  # 160 px: bound 40
+    unsure = (DieReading((1500, 100, 1560, 160), None, 0.4, "unsure"), 0.8)
+
+    def tile_sides(dice):
+        got = reader._small_dice(None, look, dice)
+        return sorted(d.box[2] - d.box[0] for d, _ in got if all(d is not w for w, _ in dice))
+
+    assert tile_sides([big]) == [120]
+    assert tile_sides([big, unsure]) == [120]
+    assert tile_sides([big, small]) == [60, 120]
+    assert tile_sides([unsure]) == [60, 120]
+    assert tile_sides([]) == [60, 120]
 
 
 def test_an_unsure_die_is_read_again_with_other_margins(tmp_path):
