@@ -35,7 +35,7 @@ class SpeckBound(DiceReader):
         read = [box_side(d.box) for d, _ in dice if d.value is not None]
         if not read:
             return super()._small_dice(img, look, dice)
-        bound = SPECK * float(np.median(read))
+        bound = self.bound(read)
         shipped = self._tile_peaks
 
         def tile_peaks(look):
@@ -46,6 +46,11 @@ class SpeckBound(DiceReader):
             return super()._small_dice(img, look, dice)
         finally:
             del self._tile_peaks
+
+    def bound(self, read: list) -> float:
+        """The least side of a tile peak taken, from the sides ``read`` (session 73's
+        design, ``s73_speck_bound_min.py``, measures them otherwise)."""
+        return SPECK * float(np.median(read))
 
 
 if __name__ == "__main__":

@@ -22,34 +22,20 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent.parent))
 sys.path.insert(0, str(Path(__file__).parent))
 import s68_same_die_gate
-
-from companion.vision.boxes import box_side
-from companion.vision.reader import DiceReader
+from s72_speck_bound import SpeckBound
 
 SPECK = 0.33  # set from the command line
 PHOTOS = ("epanemu train x6",)
 REST = ("heaps", "shots", "big dice", "huge dice", "matteop65 train x6")
 
 
-class SpeckBoundMin(DiceReader):
-    """The shipped reader, a tile peak under SPECK times the smallest side of the
-    whole-picture dice read with a face not taken by the tile pass."""
+class SpeckBoundMin(SpeckBound):
+    """Session 72's design's reader (the shipped reader, a tile peak under a bound not
+    taken by the tile pass), the bound SPECK times the smallest side of the whole-picture
+    dice read with a face."""
 
-    def _small_dice(self, img, look, dice):
-        read = [box_side(d.box) for d, _ in dice if d.value is not None]
-        if not read:
-            return super()._small_dice(img, look, dice)
-        bound = SPECK * min(read)
-        shipped = self._tile_peaks
-
-        def tile_peaks(look):
-            return [(b, h, small and box_side(b) >= bound) for b, h, small in shipped(look)]
-
-        self._tile_peaks = tile_peaks
-        try:
-            return super()._small_dice(img, look, dice)
-        finally:
-            del self._tile_peaks
+    def bound(self, read: list) -> float:
+        return SPECK * min(read)
 
 
 if __name__ == "__main__":
