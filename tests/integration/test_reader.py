@@ -749,7 +749,7 @@ def test_the_speck_bound_is_the_smallest_die_read_with_a_face(reader, monkeypatc
     monkeypatch.setattr(reader, "_found_again", lambda look, box: True)
     look = np.zeros((1500, 2000, 3), np.uint8)
     big = (DieReading((1000, 100, 1300, 400), 5, 0.9, "5"), 0.8)  # 300 px: bound 75
-    small = (DieReading((1500, 100, 1660, 260), 4, 0.9, "4"), 0.8)  # 160 px: bound 40
+    small = (DieReading((1500, 100, 1700, 300), 4, 0.9, "4"), 0.8)  # 200 px: bound 50
     unsure = (DieReading((1500, 100, 1560, 160), None, 0.4, "unsure"), 0.8)
 
     def tile_sides(dice):
