@@ -40,8 +40,8 @@ CLUMP_PASSES = 5  # passes over the dice at most, while the pass before let one 
 ONE_SIDE = 1.6
 # Dice at one table are about one size: a tile peak under SPECK times the smallest die the
 # whole-picture pass read with a face is a speck of the table (an enlarged photo's cloth),
-# not a die, and is not taken (C57; the whole-picture pass boxes a heap's die at up to
-# twice its side).
+# not a die, and is not taken (C57). The smallest, not the median: the whole-picture pass
+# boxes a heap's dice large, and the median of its boxes would leave heap dice out.
 SPECK = 0.25
 
 
@@ -98,8 +98,8 @@ class TilePass:
             or box_side(die.box) >= limit
             or self._found_again(look, die.box)
         ]
-        read = [box_side(die.box) for die, _ in dice if die.value is not None]
-        bound = SPECK * min(read) if read else 0
+        sides = [box_side(die.box) for die, _ in dice if die.value is not None]
+        bound = SPECK * min(sides) if sides else 0
         found = [
             (box, heat)
             for box, heat, small in self._tile_peaks(look)
