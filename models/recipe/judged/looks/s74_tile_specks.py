@@ -76,10 +76,10 @@ def again_at(reader: Recording, look, box, px: int) -> bool:
         tiles.AGAIN = kept
 
 
-def mosaics(data: Path, name: str, count: int):
-    """``count`` mosaics of 3x3 of ``name``'s train photos outside dev, each at
+def mosaics(data: Path, name: str, count: int, split: str = "train"):
+    """``count`` mosaics of 3x3 of ``name``'s ``split`` photos (train: outside dev), each at
     2x, with their dice (label, box)."""
-    files = load_split(data, "train")[name]
+    files = load_split(data, split)[name]
     names = sorted(files)
     for m in range(count):
         rows, truth = [], []
