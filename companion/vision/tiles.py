@@ -43,6 +43,13 @@ ONE_SIDE = 1.6
 # not a die, and is not taken (C57). The smallest, not the median: the whole-picture pass
 # boxes a heap's dice large, and the median of its boxes would leave heap dice out.
 SPECK = 0.25
+# A faint tile die read less than surely (its peak's heat under STRONG, its face's
+# confidence under SURE) stands only where the detector finds it again with the die at
+# CLOSE px at its input too: seen that close an enlarged photo's speck is a blob, where a
+# real small die is still a die (C58).
+STRONG = 0.6
+SURE = 0.95
+CLOSE = 96
 
 
 def _enough(read: list, inside: list, side: float, beside: bool) -> bool:
@@ -112,12 +119,20 @@ class TilePass:
 
     def _read_kept(self, img: FacePicture, look: np.ndarray, kept: list) -> list:
         """The tile peaks ``kept`` (box, heat) read, those read with a face and found again
-        kept, each with the heat it was given (its peak's, or a clump's that gave way)."""
+        kept, each with the heat it was given (its peak's, or a clump's that gave way). One
+        under ``STRONG`` heat and ``SURE`` confidence is found again at ``CLOSE`` px too: a
+        tile reads an enlarged photo's specks as faint dice, found again at a die's usual
+        size but not close up (C58, the model card)."""
         read = self._read_each(img, [box for box, _ in kept])
         return [
             (die, heat)
             for (_, heat), die in zip(kept, read, strict=True)
-            if die is not None and die.value is not None and self._found_again(look, die.box)
+            if die is not None
+            and die.value is not None
+            and self._found_again(look, die.box)
+            and (
+                heat >= STRONG or die.confidence >= SURE or self._found_again(look, die.box, CLOSE)
+            )
         ]
 
     def _freed(self, img: FacePicture, look: np.ndarray, dice, result, found, kept) -> list:
@@ -205,17 +220,17 @@ class TilePass:
                     peaks.append(((left + x0, top + y0, right + x0, bottom + y0), heat, small))
         return peaks
 
-    def _found_again(self, look: np.ndarray, box) -> bool:
+    def _found_again(self, look: np.ndarray, box, again: int = AGAIN) -> bool:
         """Whether the detector finds the die boxed at ``box`` (by a tile, or small by the
         whole-picture pass) again in a window of ``look`` around it, sized so that the die is
-        ``AGAIN`` px at the detector's input (the window cut at the picture's edges): a peak
+        ``again`` px at the detector's input (the window cut at the picture's edges): a peak
         at the faint threshold or more, centred within ``SAME_DIE`` of the die's side of its
         centre, its side ``AGAIN_SIDES`` of the die's. Seen at a die's usual size, with its
         surroundings, a board's token a tile took for a die is seldom taken for one; a small
         real die is found again (C39 and C40, the model card)."""
         side = box_side(box)
         cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-        window = round(side * self.detect_size / AGAIN)
+        window = round(side * self.detect_size / again)
         x0, y0 = round(cx - window / 2), round(cy - window / 2)
         h, w = look.shape[:2]
         left, top = max(0, x0), max(0, y0)
