@@ -24,9 +24,8 @@ sys.path.insert(0, str(Path(__file__).parent.parent))
 sys.path.insert(0, str(Path(__file__).parent))
 import s68_same_die_gate
 from s66_clumps import tally
-from s74_tile_specks import mosaics
+from s74_tile_specks import again_at, mosaics
 
-from companion.vision import tiles
 from companion.vision.reader import DiceReader
 
 STRONG = 0.6  # heat
@@ -43,16 +42,8 @@ class CloseLook(DiceReader):
         return [
             (die, heat)
             for die, heat in super()._read_kept(img, look, kept)
-            if heat >= STRONG or die.confidence >= SURE or self.found_close(look, die.box)
+            if heat >= STRONG or die.confidence >= SURE or again_at(self, look, die.box, CLOSE)
         ]
-
-    def found_close(self, look, box) -> bool:
-        shipped = tiles.AGAIN
-        tiles.AGAIN = CLOSE
-        try:
-            return self._found_again(look, box)
-        finally:
-            tiles.AGAIN = shipped
 
 
 def read_mosaics(data: Path) -> None:

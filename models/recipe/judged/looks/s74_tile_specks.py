@@ -31,7 +31,6 @@ from judging import earlier_judge
 from s65_dense_heaps import heap
 from s66_clumps_cover import enlarged_train
 
-from companion.vision import tiles
 from companion.vision.boxes import box_side
 from companion.vision.evaluate import load_split, match
 from companion.vision.reader import DiceReader
@@ -67,13 +66,9 @@ class Recording(DiceReader):
 
 
 def again_at(reader: Recording, look, box, px: int) -> bool:
-    """``_found_again`` with the die at ``px`` at the detector's input."""
-    kept = tiles.AGAIN
-    tiles.AGAIN = px
-    try:
-        return reader._found_again(look, box)
-    finally:
-        tiles.AGAIN = kept
+    """``_found_again`` with the die at ``px`` at the detector's input (the size it takes
+    since C58; when the look ran, at d6cd7bd, it set ``tiles.AGAIN`` for the call)."""
+    return reader._found_again(look, box, px)
 
 
 def mosaics(data: Path, name: str, count: int, split: str = "train"):
