@@ -67,7 +67,7 @@ class Recording(DiceReader):
 
 def again_at(reader: Recording, look, box, px: int) -> bool:
     """``_found_again`` with the die at ``px`` at the detector's input (the size it takes
-    since C58; when the look ran, at d6cd7bd, it set ``tiles.AGAIN`` for the call)."""
+    since C58; when the look ran, at b78f62b, it set ``tiles.AGAIN`` for the call)."""
     return reader._found_again(look, box, px)
 
 
