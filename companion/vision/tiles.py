@@ -127,13 +127,16 @@ class TilePass:
         return [
             (die, heat)
             for (_, heat), die in zip(kept, read, strict=True)
-            if die is not None
-            and die.value is not None
-            and self._found_again(look, die.box)
-            and (
-                heat >= STRONG or die.confidence >= SURE or self._found_again(look, die.box, CLOSE)
-            )
+            if die is not None and die.value is not None and self._tile_die_stands(look, die, heat)
         ]
+
+    def _tile_die_stands(self, look: np.ndarray, die: DieReading, heat: float) -> bool:
+        """Whether a tile die read with a face is found again (``_found_again``) at ``AGAIN``
+        px, and, where its heat is under ``STRONG`` and its confidence under ``SURE``, at
+        ``CLOSE`` px too (C58)."""
+        if not self._found_again(look, die.box):
+            return False
+        return heat >= STRONG or die.confidence >= SURE or self._found_again(look, die.box, CLOSE)
 
     def _freed(self, img: FacePicture, look: np.ndarray, dice, result, found, kept) -> list:
         """The tile dice read from the peaks in ``found`` that a die of ``dice`` which gave

@@ -726,15 +726,20 @@ def test_a_die_boxed_with_part_of_its_neighbour_gives_way_to_the_one_inside(read
     assert reader._clumps_give_way(None, None, dice, [neighbour]) == dice
 
 
+def read_six_times(reader, name: str) -> list:
+    """The golden photo ``name`` read at 6 times its size, as ``bench vision --enlarge 6``
+    enlarges it."""
+    img = cv2.imread(str(GOLDEN / name))
+    return reader.read(cv2.resize(img, None, fx=6, fy=6, interpolation=cv2.INTER_LINEAR))
+
+
 def test_a_tile_takes_no_speck_of_the_table_far_under_the_smallest_die_read(reader):
     # A train photo (CREDITS.md) of one die on a speckled cloth, as a phone would take it
     # at 6 times the size: the whole-picture pass reads the die (a 3, about 800 px), and
     # the tile pass read specks of the cloth about 40 px across as 2s beside it. Dice at
     # one table are about one size: a tile peak under SPECK times the smallest die the
     # whole-picture pass read with a face is not taken (C57, the model card).
-    img = cv2.imread(str(GOLDEN / "epanemu-train_dice_101_jpg.jpg"))
-    big = cv2.resize(img, None, fx=6, fy=6, interpolation=cv2.INTER_LINEAR)
-    (die,) = reader.read(big)
+    (die,) = read_six_times(reader, "epanemu-train_dice_101_jpg.jpg")
     assert die.value == 3 and centre_inside(die.box, (6 * 235, 6 * 272, 6 * 374, 6 * 369))
 
 
@@ -1280,9 +1285,7 @@ def test_a_faint_tile_die_not_found_again_close_up_is_a_speck_of_the_table(reade
     # the tile pass read three specks of the cloth, each at least SPECK times the die's
     # side, as faint dice it read less than surely, found again at a die's usual size. Seen
     # close up, at CLOSE px, the detector finds none of them again (C58, the model card).
-    img = cv2.imread(str(GOLDEN / "epanemu-train_dice_117_jpg.jpg"))
-    big = cv2.resize(img, None, fx=6, fy=6, interpolation=cv2.INTER_LINEAR)
-    (die,) = reader.read(big)
+    (die,) = read_six_times(reader, "epanemu-train_dice_117_jpg.jpg")
     assert die.value == 2 and centre_inside(die.box, (6 * 266, 6 * 168, 6 * 302, 6 * 194))
 
 
