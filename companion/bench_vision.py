@@ -4,7 +4,8 @@
 
 For every photo set in --data (folders with a labels.csv, see its README) it reads
 the photos of one split and reports die recall, precision, value accuracy, the share
-of photos read entirely right (and what went wrong in the others), and speed: the
+of photos read entirely right (what went wrong in the others, and the photos of whole
+tables by how many labelled dice they hold: ``by_crowding``), and speed: the
 median milliseconds to read a 640x640 frame on one thread, next to the median
 milliseconds to decode the same JPEG, and the peak resident memory.
 

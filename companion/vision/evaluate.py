@@ -212,14 +212,17 @@ def _count(t: dict, name: str, found: list, truth: list, by_width: dict | None) 
         for j, (_, (x0, y0, x1, y1)) in enumerate(truth):
             band = by_width.setdefault(width_band(max(x1 - x0, y1 - y0)), Counter())
             band.update(dice=1, found=int(j in read), right=int(read.get(j, False)))
+    whole = right == len(truth) and (name in CROP_SETS or len(found) == len(truth))
     if name not in CROP_SETS:
         t["found"] += len(found)
+        crowd = crowd_band(len(truth))
+        t[f"crowd_photos:{crowd}"] += 1
+        t[f"crowd_right:{crowd}"] += whole
     t["photos"] += 1
     t["dice"] += len(truth)
     t["matched"] += len(pairs)
     t["right"] += right
     t["unsure"] += sum(1 for i, _ in pairs if found[i].value is None)
-    whole = right == len(truth) and (name in CROP_SETS or len(found) == len(truth))
     t["photos_right"] += whole
     # why a photo is not read entirely right (one photo may have several reasons)
     t["lost_missed"] += len(pairs) < len(truth)
@@ -258,7 +261,31 @@ def _rates(t: dict) -> dict:
         },
     }
     rates["wrong_when_sure"] = round(wrong_share(rates), 4) if t["matched"] else None
+    # photos of whole tables by how many labelled dice they hold: a crowded photo is seldom
+    # read entirely right, and the splits hold different shares of them (models/README.md)
+    bands = dict.fromkeys(crowd_band(n) for n in (*range(CROWDS[0]), *CROWDS))
+    crowding = {
+        band: {"photos": t[f"crowd_photos:{band}"], "entirely_right": t[f"crowd_right:{band}"]}
+        for band in bands
+        if t.get(f"crowd_photos:{band}")
+    }
+    if crowding:
+        rates["by_crowding"] = crowding
     return rates
+
+
+CROWDS = (2, 4, 13)  # the bands of labelled dice a photo ``by_crowding`` counts in
+
+
+def crowd_band(dice: int) -> str:
+    """The band of CROWDS a photo of ``dice`` labelled dice falls in: "1", "2 to 3", "4 to
+    12", "13 and more"."""
+    if dice < CROWDS[0]:
+        return str(dice)
+    for low, high in itertools.pairwise(CROWDS):
+        if dice < high:
+            return f"{low} to {high - 1}"
+    return f"{CROWDS[-1]} and more"
 
 
 WIDTHS = (16, 25, 40)  # the bands of die widths in pixels ``by_width`` counts in

@@ -17,6 +17,7 @@ from companion.vision import evaluate as evaluate_module
 from companion.vision.evaluate import (
     CONFIDENCES,
     DETECTS,
+    crowd_band,
     despeckle,
     evaluate,
     is_dev,
@@ -297,6 +298,44 @@ def test_the_benchmark_says_what_went_wrong_in_the_photos_not_read_right(tmp_pat
     rates = evaluate(Scripted(script), tmp_path)["sets"]["set"]
     assert rates["photos_entirely_right"] == round(1 / 6, 4)
     assert rates["photos_lost_to"] == {"missed": 2, "unsure": 1, "misread": 2, "extra": 1}
+
+
+def test_the_benchmark_counts_photos_by_how_many_dice_they_hold(tmp_path):
+    """``by_crowding``: the photos of whole tables, and those read entirely right, by how many
+    labelled dice each holds; crops of a single die are counted apart."""
+    assert [crowd_band(n) for n in (1, 2, 3, 4, 12, 13, 40)] == [
+        "1",
+        "2 to 3",
+        "2 to 3",
+        "4 to 12",
+        "4 to 12",
+        "13 and more",
+        "13 and more",
+    ]
+    dice = [(20 * k, 0, 20 * k + 15, 15) for k in range(13)]
+    photos = {  # width (names the photo): (labelled dice, dice the reader reports right)
+        300: (1, 1),
+        301: (3, 2),  # one of the three missed
+        302: (13, 13),
+        303: (13, 12),
+    }
+    rows = [
+        label(f"p{width}.png", 1, box, "heldout", width)
+        for width, (held, _) in photos.items()
+        for box in dice[:held]
+    ]
+    write_set(tmp_path / "set", rows)
+    for width in photos:
+        cv2.imwrite(str(tmp_path / "set" / f"p{width}.png"), np.zeros((200, width, 3), np.uint8))
+    script = {w: [DieReading(b, 1, 0.9, "1") for b in dice[:got]] for w, (_, got) in photos.items()}
+    rates = evaluate(Scripted(script), tmp_path)
+    crowding = {
+        "1": {"photos": 1, "entirely_right": 1},
+        "2 to 3": {"photos": 1, "entirely_right": 0},
+        "13 and more": {"photos": 2, "entirely_right": 1},
+    }
+    assert rates["sets"]["set"]["by_crowding"] == crowding
+    assert rates["all"]["by_crowding"] == crowding
 
 
 def test_the_pi_streams_bench_finds_dice_at_half_size_and_reads_them_from_the_photo(
