@@ -18,6 +18,9 @@ from companion.vision import cascade
 from companion.vision.evaluate import evaluate
 from companion.vision.reader import DiceReader, model_dir
 
+sys.path.insert(0, str(Path(__file__).parent))
+from s75_stretched_look import report
+
 SHIPPED = cascade.Cascade._look_again
 REACH = 4.0
 
@@ -57,14 +60,7 @@ def look_again(self, img, boxes, probs):
 def main(data: Path, who: str) -> None:
     if who == "probe":
         cascade.Cascade._look_again = look_again
-    out = evaluate(DiceReader(model_dir(), threads=1), data, "train")
-    for name in ("epanemu", "matteop65"):
-        s = out["sets"][name]
-        right = round(s["photos_entirely_right"] * s["photos"])
-        print(who, REACH, name, "photos entirely right", right, "of", s["photos"], end=" ")
-        print("value accuracy", s["value_accuracy"], "unsure", s["unsure"], end=" ")
-        print("wrong when sure", s["wrong_when_sure"], "lost to", s["photos_lost_to"], end=" ")
-        print("2 to 3 dice", s["by_crowding"].get("2 to 3"))
+    report(f"{who} {REACH}", evaluate(DiceReader(model_dir(), threads=1), data, "train"))
 
 
 if __name__ == "__main__":

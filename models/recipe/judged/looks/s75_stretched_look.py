@@ -48,7 +48,11 @@ def look_again(self, img, boxes, probs):
 def main(data: Path, who: str) -> None:
     if who == "probe":
         cascade.Cascade._look_again = look_again
-    out = evaluate(DiceReader(model_dir(), threads=1), data, "train")
+    report(who, evaluate(DiceReader(model_dir(), threads=1), data, "train"))
+
+
+def report(who: str, out: dict) -> None:
+    """The figures of ``evaluate``'s ``out`` a probe compares, a line a photo set."""
     for name in ("epanemu", "matteop65"):
         s = out["sets"][name]
         print(
