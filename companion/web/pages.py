@@ -26,6 +26,13 @@ def _code_in_capitals():
     return None
 
 
+@bp.get("/favicon.ico")
+def favicon():
+    """The icon, for the browsers and tools that ask at /favicon.ico, not the page's link:
+    without it each phone's first visit logs a failed request."""
+    return current_app.send_static_file("icon.svg")
+
+
 @bp.get("/table/<game_id>")
 def table(game_id: str):
     if hub().session(game_id).outcome() is None:
