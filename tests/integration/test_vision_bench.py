@@ -338,6 +338,33 @@ def test_the_benchmark_counts_photos_by_how_many_dice_they_hold(tmp_path):
     assert rates["all"]["by_crowding"] == crowding
 
 
+def test_the_benchmark_gives_the_photos_of_whole_tables_apart_from_the_crops(tmp_path):
+    """``whole_tables``: the rates over the photos of whole tables alone. ``all`` also counts
+    the crop sets' single dice, which lift its share of photos read entirely right."""
+    die = (10, 10, 40, 40)
+    write_set(tmp_path / "set", [label(f"p{w}.png", 1, die, "heldout", w) for w in (300, 301)])
+    for w in (300, 301):
+        cv2.imwrite(str(tmp_path / "set" / f"p{w}.png"), np.zeros((200, w, 3), np.uint8))
+    crops = [label(f"c{k}.png", 3, (0, 0, 128, 128), "heldout", 128) for k in range(4)]
+    write_set(tmp_path / "tomitomi3", crops)
+    for k in range(4):
+        cv2.imwrite(str(tmp_path / "tomitomi3" / f"c{k}.png"), np.zeros((128, 128, 3), np.uint8))
+
+    class Reader(Scripted):
+        classes = ("1", "2", "3", "4", "5", "6", "not-a-die")
+        min_confidence = 0.5
+
+        def classify(self, img, boxes):  # every crop read right: a 3
+            return np.eye(len(self.classes))[[2] * len(boxes)], None
+
+    script = {300: [DieReading(die, 1, 0.9, "1")], 301: [DieReading(die, 2, 0.9, "2")]}
+    report = evaluate(Reader(script), tmp_path)
+    assert (report["all"]["photos"], report["all"]["photos_entirely_right"]) == (6, round(5 / 6, 4))
+    tables = report["whole_tables"]
+    assert (tables["photos"], tables["photos_entirely_right"], tables["recall"]) == (2, 0.5, 1.0)
+    assert tables["by_crowding"] == {"1": {"photos": 2, "entirely_right": 1}}
+
+
 def test_the_pi_streams_bench_finds_dice_at_half_size_and_reads_them_from_the_photo(
     tmp_path, capsys
 ):
