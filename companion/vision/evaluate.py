@@ -311,6 +311,22 @@ def width_band(side: float) -> str:
 SPEED_PASSES = 5  # timed passes over the speed frames (``speed``)
 
 
+def speed_frames(data: Path, count: int = 60) -> list[np.ndarray]:
+    """The frames ``speed`` times: the first ``count`` photos of 640x640 under ``data``, or,
+    where there are none, the first ``count`` photos of any size resized to 640x640."""
+    frames = []
+    for path in sorted(data.glob("*/*.jpg")):
+        img = cv2.imread(str(path))
+        if img is not None and img.shape[:2] == (640, 640):
+            frames.append(img)
+        if len(frames) == count:
+            return frames
+    if not frames:  # no 640x640 photos: use any, resized
+        for path in sorted(data.glob("*/*.jpg"))[:count]:
+            frames.append(cv2.resize(cv2.imread(str(path)), (640, 640)))
+    return frames
+
+
 def speed(reader: DiceReader, data: Path, count: int = 60, passes: int = SPEED_PASSES) -> dict:
     """Median ms to read a 640x640 frame, and to decode the same JPEG, on one thread.
 
@@ -319,17 +335,7 @@ def speed(reader: DiceReader, data: Path, count: int = 60, passes: int = SPEED_P
     machine's by a quarter, models/README.md), and one pass's median moves with it. The
     median is over every timed read; each pass's median is reported too, so the drift
     shows."""
-    frames = []
-    for path in sorted(data.glob("*/*.jpg")):
-        img = cv2.imread(str(path))
-        if img is not None and img.shape[:2] == (640, 640):
-            frames.append(cv2.imencode(".jpg", img)[1])
-        if len(frames) == count:
-            break
-    if not frames:  # no 640x640 photos: use any, resized
-        for path in sorted(data.glob("*/*.jpg"))[:count]:
-            img = cv2.resize(cv2.imread(str(path)), (640, 640))
-            frames.append(cv2.imencode(".jpg", img)[1])
+    frames = [cv2.imencode(".jpg", img)[1] for img in speed_frames(data, count)]
     cv2.setNumThreads(1)
     for buf in frames:
         reader.read(cv2.imdecode(buf, cv2.IMREAD_COLOR))

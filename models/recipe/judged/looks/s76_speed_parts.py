@@ -1,5 +1,5 @@
 """Session 76's look (decides nothing; no rule, no candidate): where a 640x640 frame's read
-goes. The frames and the timing are `bench vision`'s speed figure's (`evaluate.speed`: the
+goes. The frames and the timing are `bench vision`'s speed figure's (`evaluate.speed_frames`: the
 first 60 photos of 640x640 under the data folder, one thread, each read once to warm up),
 here in 3 passes, with each onnxruntime session's runs timed apart: the detector, the coarse
 detector, the face classifier, and the card's other classifiers (second opinions and veto,
@@ -17,6 +17,7 @@ from pathlib import Path
 import cv2
 import onnxruntime as ort
 
+from companion.vision.evaluate import speed_frames
 from companion.vision.reader import DiceReader, model_dir
 
 SPENT: dict = collections.defaultdict(float)
@@ -35,13 +36,7 @@ def timed_run(self, *args, **kwargs):
 
 
 def main(data: Path) -> None:
-    frames = []
-    for path in sorted(data.glob("*/*.jpg")):
-        img = cv2.imread(str(path))
-        if img is not None and img.shape[:2] == (640, 640):
-            frames.append(img)
-        if len(frames) == 60:
-            break
+    frames = speed_frames(data)
     cv2.setNumThreads(1)
     reader = DiceReader(model_dir(), threads=1)
     NAMES[id(reader._detector)] = "detector"
