@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import json
 import shutil
+import tracemalloc
 from pathlib import Path
 
 import cv2
@@ -192,6 +193,34 @@ def test_speed_times_every_frame_once_a_pass_after_one_warm_read_each(tmp_path, 
     assert out["read_ms_median"] == 21.0  # over all nine timed reads, not one pass's
     assert out["jpeg_decode_ms_median"] == 1.0
     assert out["read_to_decode_ratio"] == 21.0
+
+
+def test_speed_holds_its_frames_as_jpeg_files_not_decoded(tmp_path):
+    """The benchmark's peak memory is the reader's, not its own: ``speed`` keeps each frame
+    as its JPEG file and decodes one at a time. (Holding its 60 decoded frames at once, as
+    it did after session 76, raised `make bench`'s peak from 139 to 205 MB.)"""
+    frames = 12
+    folder = tmp_path / "set"
+    folder.mkdir()
+    rng = np.random.default_rng(0)
+    for i in range(frames):
+        table = np.full((640, 640, 3), 90 + 10 * i, np.uint8)
+        cv2.circle(table, (int(rng.integers(100, 540)), 320), 40, (240, 240, 240), -1)
+        cv2.imwrite(str(folder / f"frame_{i:02d}.jpg"), table)
+
+    class Reader:  # reads nothing: only what speed itself holds is traced
+        def read(self, img):
+            return []
+
+    tracemalloc.start()
+    try:
+        out = speed(Reader(), tmp_path, passes=1)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert out["frames"] == frames
+    decoded = 640 * 640 * 3
+    assert peak < 4 * decoded, f"{peak / decoded:.1f} decoded frames' bytes at the peak"
 
 
 def test_a_models_folder_without_models_is_named(tmp_path, capsys):

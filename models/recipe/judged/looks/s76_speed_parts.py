@@ -36,7 +36,7 @@ def timed_run(self, *args, **kwargs):
 
 
 def main(data: Path) -> None:
-    frames = speed_frames(data)
+    frames = list(speed_frames(data))  # read in several passes (speed_frames yields them)
     cv2.setNumThreads(1)
     reader = DiceReader(model_dir(), threads=1)
     NAMES[id(reader._detector)] = "detector"
