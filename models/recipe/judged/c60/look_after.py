@@ -21,6 +21,11 @@ CANDIDATE_TREE = Path("/tmp/c60-candidate")
 
 def main(data: Path) -> None:
     tally = judge.earlier_judge("c35").tally
+    if not judge.SHIPPED_TREE.exists():  # the judge's worktree of the rule's commit
+        subprocess.run(
+            ["git", "worktree", "add", "--detach", str(judge.SHIPPED_TREE), judge.RULE_COMMIT],
+            check=True,
+        )
     if not CANDIDATE_TREE.exists():
         subprocess.run(
             ["git", "worktree", "add", "--detach", str(CANDIDATE_TREE), judge.RULE_COMMIT],
