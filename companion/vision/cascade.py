@@ -17,22 +17,23 @@ class Cascade:
     ``_classify``, ``_crop``, the card's classes and thresholds, and the loaded helper
     classifiers)."""
 
-    def _look_again(self, img: np.ndarray, boxes: list, probs: np.ndarray) -> np.ndarray:
+    def _look_again(self, img: np.ndarray, boxes: list, probs: np.ndarray, cast=None) -> np.ndarray:
         """``probs`` with each unsure face read again from crops with the ``second_look``
         margins, and the looks averaged: a die's box may sit a little off, and one framing
-        of a small die may hide a pip that another shows."""
+        of a small die may hide a pip that another shows. ``cast``, here and below, as for
+        ``DiceReader._classify``."""
         if not self.second_look:
             return probs
         again = self._unsure(probs)
         if not again:
             return probs
         looks = [self._crop(img, boxes[i], margin=m) for m in self.second_look for i in again]
-        more = self._run(looks)[0].reshape(len(self.second_look), len(again), -1)
+        more = self._run(looks, cast=cast)[0].reshape(len(self.second_look), len(again), -1)
         probs = probs.copy()
         probs[again] = (probs[again] + more.sum(0)) / (1 + len(self.second_look))
         return probs
 
-    def _second_opinion(self, crops: list[np.ndarray], probs: np.ndarray) -> np.ndarray:
+    def _second_opinion(self, crops: list[np.ndarray], probs: np.ndarray, cast=None) -> np.ndarray:
         """``probs`` with each face still unsure taken as the geometric mean (renormalised)
         of its reading and the second classifier's (the card's ``second_opinion``) of the
         same crop: two classifiers trained to look differently seldom doubt the same die.
@@ -41,13 +42,13 @@ class Cascade:
             again = self._unsure(probs)
             if not again:
                 break
-            other = self._classify(session, [crops[i] for i in again], looks)[0]
+            other = self._classify(session, [crops[i] for i in again], looks, cast)[0]
             probs = probs.copy()
             mean = np.sqrt(probs[again] * other)
             probs[again] = mean / np.maximum(mean.sum(1, keepdims=True), 1e-12)
         return probs
 
-    def _vetoed(self, crops: list[np.ndarray], probs: np.ndarray) -> dict[int, float]:
+    def _vetoed(self, crops: list[np.ndarray], probs: np.ndarray, cast=None) -> dict[int, float]:
         """The faces read with confidence that the card's ``veto`` classifier reads, with at
         least the veto's confidence, as another face, each with the lower of the two
         classifiers' probabilities of the face read: such a die is reported unsure, for a
@@ -60,7 +61,7 @@ class Cascade:
         sure = self._face_rows(probs, sure=True)
         if not sure:
             return {}
-        other = self._classify(session, [crops[i] for i in sure], looks)[0]
+        other = self._classify(session, [crops[i] for i in sure], looks, cast)[0]
         return {
             i: min(float(probs[i, read[i]]), float(o[read[i]]))
             for i, o in zip(sure, other, strict=True)

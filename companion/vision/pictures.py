@@ -1,7 +1,8 @@
 """Pictures in, tensors out: how the dice reader, and training, see a picture.
 
 Any picture (any size, depth or channels) becomes 8-bit BGR (``as_bgr``) and loses a strong
-colour cast before the detector sees it (``neutral``); it is letterboxed to the detector's
+colour cast before the detector sees it (``neutral``; a colour dot's crop is read again
+balanced, ``dot_gains``); it is letterboxed to the detector's
 input (``letterbox``) in the form the detector takes (``detector_input``). Each die's box
 becomes a square crop (``crop_die``), seen as the classifier was trained to see it
 (``far_side_up``, ``crop_looks``, ``symbol_crop``). Training imports these very functions,
@@ -48,6 +49,13 @@ NEUTRAL = 1.06
 CAST_WIDTH = 160
 NEAR_NEUTRAL = 0.55  # the most saturated pixel the cast is measured on
 _POWER6 = (np.arange(256) / 255.0) ** 6  # each level's sixth power (shades of grey)
+# A colour dot's crop read again balanced (``dot_gains``): its die's body is looked for in the
+# ring between DOT_RING's radii around the dot (shares of the box side from the crop's
+# centre), and the dot at most DOT_CENTRE from it (a dot's radius is 0.2 to 0.3 of the face);
+# a body whose brightest level is under LIGHT_BODY is dark, and shows no light to go by.
+DOT_RING = (0.28, 0.42)
+DOT_CENTRE = 0.12
+LIGHT_BODY = 100
 
 
 def as_bgr(img: np.ndarray) -> np.ndarray:
@@ -105,23 +113,75 @@ def cast_levels(img: np.ndarray) -> np.ndarray | None:
     return level.clip(1e-3)
 
 
+def cast_gains(img: np.ndarray, least: float) -> np.ndarray | None:
+    """The channel gains (BGR) that bring ``img``'s colour cast (its ``cast_levels`` apart
+    by their max over min) down to ``NEUTRAL``, where the cast is over ``least``; None
+    where it is not, or cannot be measured."""
+    level = cast_levels(img)
+    if level is None:
+        return None
+    cast = float(level.max() / level.min())
+    if cast <= least:
+        return None
+    # Gains that leave the cast at NEUTRAL: the channels' levels to the power 1 - k meet.
+    k = 1 - np.log(NEUTRAL) / np.log(cast)
+    return (level.mean() / level) ** k
+
+
 def neutral(img: np.ndarray) -> np.ndarray:
     """``img`` with a strong colour cast (a warm lamp, a green fluorescent tube) taken down to
     a normal picture's; a picture with no more cast than ``CAST`` (its ``cast_levels``
     apart by that ratio at most, or unmeasurable) is returned untouched. Under a warm lamp
     the detector boxes the table as dice, and under a cool one it finds fewer dice
     (measured in the model card)."""
-    level = cast_levels(img)
-    if level is None:
+    gains = cast_gains(img, CAST)
+    if gains is None:
         return img
-    cast = float(level.max() / level.min())
-    if cast <= CAST:
-        return img
-    # Gains that leave the cast at NEUTRAL: the channels' levels to the power 1 - k meet.
-    k = 1 - np.log(NEUTRAL) / np.log(cast)
-    gains = (level.mean() / level) ** k
     lut = np.clip(np.arange(256, dtype=np.float32)[:, None] * gains + 0.5, 0, 255).astype(np.uint8)
     return cv2.merge([cv2.LUT(img[..., c], lut[:, c]) for c in range(3)])
+
+
+@functools.lru_cache(maxsize=8)
+def _dot_rings(size: int) -> tuple[np.ndarray, np.ndarray]:
+    """The masks of a ``size`` crop's body ring and dot centre (``body_level``)."""
+    side = size / (1 + 2 * CROP_MARGIN)
+    yy, xx = np.mgrid[0:size, 0:size] + 0.5 - size / 2
+    r = np.sqrt(xx**2 + yy**2) / side
+    return (r >= DOT_RING[0]) & (r <= DOT_RING[1]), r <= DOT_CENTRE
+
+
+def body_level(crop: np.ndarray) -> np.ndarray | None:
+    """The colour (BGR levels) of a dotted die's light body in its square crop, or None
+    where the body is no lighter than the dot. The dot lies at the face's centre, the body
+    around it: the body's level is the mean of the ring (``DOT_RING``) pixels whose
+    brightness lies between the ring's median and its 90th percentile (its brighter half,
+    off the table that a turned die's corners show; the top tenth is glare), and it is light
+    where the ring is brighter, by median brightness, than the centre (``DOT_CENTRE``)."""
+    ring_mask, centre_mask = _dot_rings(crop.shape[0])
+    px = crop.astype(np.float32)
+    ring = px[ring_mask]
+    lum = ring.sum(1)
+    if np.median(lum) <= np.median(px[centre_mask].sum(1)):
+        return None
+    lo, hi = np.percentile(lum, [50, 90])
+    keep = ring[(lum >= lo) & (lum <= hi)]
+    return (keep if len(keep) else ring).mean(0).clip(1.0)
+
+
+def dot_gains(crop: np.ndarray, picture: np.ndarray | None) -> np.ndarray | None:
+    """The channel gains a colour dot's crop is read again with (C61, the model card): its
+    light body brought to grey, the die's own white showing the light it was seen in; for a
+    dark body, which shows none, ``picture``'s (the gains that take the picture's measured
+    cast out, ``cast_gains``; None where it has none, and the crop is read as it is)."""
+    level = body_level(crop)
+    if level is None or level.max() < LIGHT_BODY:
+        return picture
+    return level.mean() / level
+
+
+def balanced(crop: np.ndarray, gains: np.ndarray) -> np.ndarray:
+    """``crop`` with its channels scaled by ``gains``, clipped to 8 bits."""
+    return np.clip(crop.astype(np.float32) * gains + 0.5, 0, 255).astype(np.uint8)
 
 
 def letterbox(

@@ -26,8 +26,9 @@ dice of a wide shot (``tiles.TilePass``).
 
 from __future__ import annotations
 
+import functools
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
@@ -57,11 +58,15 @@ from companion.vision.pictures import (
     CROP_MARGIN,
     CROP_SIZE,
     DETECT_SIZE,
+    NEUTRAL,
     VIEWS,
     as_bgr,
+    balanced,
+    cast_gains,
     crop_die,
     crop_looks,
     detector_input,
+    dot_gains,
     far_side_up,
     letterbox,
     neutral,
@@ -111,13 +116,28 @@ class DieReading:
         }
 
 
+class PictureCast:
+    """The colour cast of the picture dice were found in, measured when first asked: the
+    gains (``cast_gains``, any cast over NEUTRAL) a dark-bodied colour dot is read again
+    with (``DiceReader._classify``)."""
+
+    def __init__(self, img: np.ndarray):
+        self._img = img
+
+    @functools.cached_property
+    def gains(self) -> np.ndarray | None:
+        return cast_gains(self._img, NEUTRAL)
+
+
 @dataclass(frozen=True)
 class FacePicture:
     """The picture the dice's faces are read from: the analysis picture the dice were found
-    in, or the same view ``scale`` times larger (``DiceReader.read``'s ``detail``)."""
+    in, or the same view ``scale`` times larger (``DiceReader.read``'s ``detail``); and the
+    analysis picture's cast (None for a taught die, read as it was taught)."""
 
     picture: np.ndarray
     scale: float
+    cast: PictureCast | None = field(default=None, compare=False)
 
     def box(self, box):
         """``box``, in the analysis picture's pixels, in this picture's."""
@@ -149,6 +169,8 @@ class DiceReader(Cascade, TilePass):
         self._take_card(card, min_confidence, detect_threshold)
         opts = session_options(threads)
         self._load_classifiers(models, card, opts)
+        # which classes are colour dots (``_classify`` reads a dot's crop again balanced)
+        self._is_dot = np.array([c.startswith("dot-") for c in self.classes])
         # Which face classifier this is: a taught die's embeddings only mean something to
         # the classifier that made them.
         self.faces_id = hashlib.sha256((models / "dice-faces.onnx").read_bytes()).hexdigest()[:16]
@@ -271,17 +293,45 @@ class DiceReader(Cascade, TilePass):
         return self._run(crops, "turns")[1]  # a symbol is the same symbol turned
 
     def _run(
-        self, crops: list[np.ndarray], looks: str | None = None
+        self,
+        crops: list[np.ndarray],
+        looks: str | None = None,
+        cast: PictureCast | None = None,
     ) -> tuple[np.ndarray, np.ndarray]:
         """The face classifier's probabilities and unit embeddings for each crop, each the
-        mean over the crop's ``looks`` (``crop_looks``; by default the card's)."""
-        return self._classify(self._faces, crops, looks or self.looks)
+        mean over the crop's ``looks`` (``crop_looks``; by default the card's); ``cast`` as
+        for ``_classify``."""
+        return self._classify(self._faces, crops, looks or self.looks, cast)
 
     def _classify(
-        self, faces, crops: list[np.ndarray], looks: str
+        self, faces, crops: list[np.ndarray], looks: str, cast: PictureCast | None = None
     ) -> tuple[np.ndarray, np.ndarray]:
         """``_run`` with the classifier session ``faces`` (the card's own or its second
-        opinion) in ``looks``."""
+        opinion) in ``looks``.
+
+        Given the ``cast`` of the picture the crops are from, a crop read as a colour dot is
+        read again balanced (``dot_gains``: by its die's light body, or else by the
+        picture's cast) and that reading taken: a dot's colour is its face, and under a
+        lamp's cast a dot on a dark die was read as its neighbour colour (C61, the model
+        card)."""
+        probs, emb = self._classify_as_seen(faces, crops, looks)
+        if cast is None or not len(probs):
+            return probs, emb
+        again, lit = [], []
+        for i in np.flatnonzero(self._is_dot[probs.argmax(1)]):
+            gains = dot_gains(crops[i], cast.gains)
+            if gains is not None:
+                again.append(int(i))
+                lit.append(balanced(crops[i], gains))
+        if again:
+            probs, emb = probs.copy(), emb.copy()
+            probs[again], emb[again] = self._classify_as_seen(faces, lit, looks)
+        return probs, emb
+
+    def _classify_as_seen(
+        self, faces, crops: list[np.ndarray], looks: str
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """``_classify`` of the crops as they are."""
         if not crops:
             return np.zeros((0, len(self.classes)), np.float32), np.zeros((0, 64), np.float32)
         n = len(crops)
@@ -405,8 +455,11 @@ class DiceReader(Cascade, TilePass):
         """Where the faces of the dice found in ``img`` are read: ``detail`` if it is given
         (and no taught die is read: its faces were taught as the analysis picture shows
         them), else ``img`` itself."""
-        if detail is None or self.custom is not None:
+        if self.custom is not None:
             return FacePicture(img, 1.0)
+        cast = PictureCast(img)
+        if detail is None:
+            return FacePicture(img, 1.0, cast)
         detail = as_bgr(detail)
         (h, w), (dh, dw) = img.shape[:2], detail.shape[:2]
         scale = dw / w
@@ -416,7 +469,7 @@ class DiceReader(Cascade, TilePass):
                 "higher resolution: give the same view, as large or larger, in the same shape",
                 code="vision/bad-detail",
             )
-        return FacePicture(detail, scale)
+        return FacePicture(detail, scale, cast)
 
     def _read_found(self, img: FacePicture, found: list) -> list[tuple[DieReading, float]]:
         """The die in each found (box, heat), with its heat; a box that holds no die is left
@@ -435,9 +488,10 @@ class DiceReader(Cascade, TilePass):
         img, at = faces.picture, [faces.box(b) for b in boxes]
         crops = [self._crop(img, b) for b in at]
         if self.custom is None:
-            probs, emb = self._run(crops)
-            probs = self._second_opinion(crops, self._look_again(img, at, probs))
-            vetoed = self._vetoed(crops, probs)
+            cast = faces.cast
+            probs, emb = self._run(crops, cast=cast)
+            probs = self._second_opinion(crops, self._look_again(img, at, probs, cast), cast)
+            vetoed = self._vetoed(crops, probs, cast)
         else:  # the standard reading and the symbol's embedding, in one run
             probs, emb = self._run(crops + [symbol_crop(c) for c in crops], "turns")
             probs, emb = probs[: len(crops)], emb[len(crops) :]

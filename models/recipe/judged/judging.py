@@ -376,3 +376,32 @@ def run_later_judge(c51) -> None:
         c51.render()
     else:
         c51.main(Path(sys.argv[1]))
+
+
+def read_pair(
+    name: str, judge: str, condition: str, data: Path, rule_commit: str, shipped: Path
+) -> tuple[dict, dict]:
+    """One condition of a code-change judge read the way C48's judge began (since C61 shared
+    here, where C48's, C49's and C60's judges each had their own loop): the candidate, the
+    reader of this tree, and the reader of a git worktree at ``rule_commit`` (made at
+    ``shipped`` if it is not there), each in a process of its own running ``judge``'s
+    ``--read`` (C48's ``readings``); their readings, replayed picture by picture, tallied as
+    C35's ``tally`` and ``tally_run`` do. Returns the tallies (``name`` and "shipped", with
+    "gained" and "lost") and both readings."""
+    import subprocess
+
+    if not shipped.exists():
+        subprocess.run(
+            ["git", "worktree", "add", "--detach", str(shipped), rule_commit], check=True
+        )
+    c48 = earlier_judge("c48")
+    root = JUDGED.resolve().parents[2]
+    got = {
+        name: c48.readings(root, condition, data, judge),
+        "shipped": c48.readings(shipped, condition, data, judge),
+    }
+    shots = got[name]["shots"]
+    assert [s["truth"] for s in shots] == [s["truth"] for s in got["shipped"]["shots"]]
+    readers = {k: c48.Replayed(g["shots"]) for k, g in got.items()}
+    truths = [(None, [(v, tuple(b)) for v, b in s["truth"]]) for s in shots]
+    return tally_run(readers, truths, earlier_judge("c35").tally), got

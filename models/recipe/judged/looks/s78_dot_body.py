@@ -34,11 +34,11 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
-from s77_dot_casts import CASTS, is_grey, table  # noqa: E402
+from s77_dot_casts import CASTS, is_grey, table
 
-from companion.vision.evaluate import match  # noqa: E402
-from companion.vision.pictures import CAST, CROP_MARGIN, CROP_SIZE, cast_levels  # noqa: E402
-from companion.vision.reader import DiceReader  # noqa: E402
+from companion.vision.evaluate import match
+from companion.vision.pictures import CAST, CROP_MARGIN, CROP_SIZE, cast_levels
+from companion.vision.reader import DiceReader
 
 SEEDS = range(120964, 121024)
 RING, CENTRE = (0.28, 0.42), 0.12  # shares of the box side from the crop's centre
@@ -104,11 +104,11 @@ class Balanced(DiceReader):
         self.scene = scene_gains(img, least) if self.variant.startswith("dark") else None
         return super().read(img, detail)
 
-    def _classify(self, faces, crops, looks):
+    def _classify(self, faces, crops, looks, cast=None):
+        # the crops as they are (after C61, whose reader balances them itself given a cast,
+        # that reader's own reading with no cast), then this variant's balance
         probs, emb = super()._classify(faces, crops, looks)
-        dots = [
-            i for i, p in enumerate(probs) if self.classes[int(p.argmax())].startswith("dot-")
-        ]
+        dots = [i for i, p in enumerate(probs) if self.classes[int(p.argmax())].startswith("dot-")]
         again, gains = [], []
         for i in dots:
             g = gains_for(crops[i], self.variant, self.scene)
@@ -175,7 +175,8 @@ def main() -> None:
             c = tally(reader, gains)
             crops = getattr(reader, "balanced", 0) - before
             print(
-                f"  {label:8s} " + ", ".join(f"{k} {c[k]}" for k in keys)
+                f"  {label:8s} "
+                + ", ".join(f"{k} {c[k]}" for k in keys)
                 + f"; grey tables {c['grey tables']}"
                 + (f"; crops balanced {crops}" if label != "shipped" else ""),
                 flush=True,
