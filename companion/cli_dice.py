@@ -33,7 +33,7 @@ def cmd_read(args: argparse.Namespace) -> int:
     import cv2
 
     from companion.vision.files import cut_short, unreadable
-    from companion.vision.watch import draw
+    from companion.vision.watch import draw, shown
 
     reader = _reader(args, args.view)
     folder = _annotate_folder(args.annotate) if args.annotate else None
@@ -67,7 +67,7 @@ def cmd_read(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps({"image": name, "dice": [d.to_json() for d in dice]}), flush=True)
         else:
-            values = " ".join("?" if d.value is None else str(d.value) for d in dice)
+            values = " ".join(shown(d) for d in dice)
             count = "1 die" if len(dice) == 1 else f"{len(dice)} dice"
             print(f"{name}: {count}: {values}" if dice else f"{name}: no dice found", flush=True)
         if folder is not None:

@@ -50,6 +50,16 @@ def die_width(dice) -> int | None:
     return int(sides[len(sides) // 2]) if sides else None
 
 
+def shown(die) -> str:
+    """What a person is shown for ``die`` (a reading): its value, "?" where it was read
+    unsure, and for a colour-dotted die its colour (the value is the face's place in the
+    game's order: a yellow dot is a 1, and a player looks for yellow)."""
+    if die.value is None:
+        return "?"
+    face = getattr(die, "face", "")
+    return face[4:] if face.startswith("dot-") else str(die.value)
+
+
 def draw(img: np.ndarray, dice, title: str = "", phone: bool = False) -> np.ndarray:
     """``img`` with each die's box and value drawn, sized for the picture (``phone``: and
     for reading it on a phone, at about half its size); with its confidence too, unless the
@@ -58,14 +68,14 @@ def draw(img: np.ndarray, dice, title: str = "", phone: bool = False) -> np.ndar
     scale, thick = _pen(img, phone, die_width(dice))
     tags: list[tuple[int, int, int, int]] = []
     for i, d in enumerate(dice):
-        value = d.value if d.value is not None else "?"
+        value = shown(d)
         text = f"{value} {d.confidence:.2f}"
         # In a heap the whole tag would hide the dice beside it, or their tags: the value
         # alone, then.
         place = _tag_place(out.shape, d.box, text, scale, thick)
         others = [o.box for j, o in enumerate(dice) if j != i] + tags
         if any(_overlap(place, o) for o in others):
-            text = str(value)
+            text = value
             place = _tag_place(out.shape, d.box, text, scale, thick)
         tags.append(place)
         _tag(out, d.box, text, d.value is not None, scale, thick, place)

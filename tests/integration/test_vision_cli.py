@@ -18,7 +18,7 @@ from companion.device import Device
 from companion.engine.store import EventStore
 from companion.vision import render, scenes
 from companion.vision.camera import CameraSupervisor, ReplayCamera, explain
-from companion.vision.reader import DiceReader
+from companion.vision.reader import DOT_VALUE, DiceReader
 from companion.vision.settle import Settler
 from companion.vision.watch import RollWatcher
 from companion.web.hub import Hub
@@ -79,6 +79,24 @@ def test_read_without_json_prints_a_line_a_picture(config, tmp_path, capsys):
     assert one == f"{tmp_path / 'one.png'}: 1 die: 4"
     head, values = three.rsplit(": ", 1)
     assert head == f"{tmp_path / 'three.png'}: 3 dice" and sorted(values.split()) == ["1", "2", "6"]
+
+
+def test_read_shows_a_dotted_die_by_its_colour_and_json_keeps_its_value(config, tmp_path, capsys):
+    # The First Island's colour-dotted dice: a player looks for yellow, not for a 1.
+    rng = np.random.default_rng(5)
+    colours = ["yellow", "blue", "green"]
+    img, _ = scenes.scene(
+        rng, 480, 640, faces=[render.Face("dot", c) for c in colours], size_range=(60, 66)
+    )
+    cv2.imwrite(str(tmp_path / "dots.png"), img)
+    assert main(["read", str(tmp_path / "dots.png")]) == 0
+    line = capsys.readouterr().out.strip()
+    head, shown = line.rsplit(": ", 1)
+    assert head == f"{tmp_path / 'dots.png'}: 3 dice" and sorted(shown.split()) == sorted(colours)
+    assert main(["read", "--json", str(tmp_path / "dots.png")]) == 0
+    (dice,) = [json.loads(x)["dice"] for x in capsys.readouterr().out.splitlines()]
+    assert sorted(d["face"] for d in dice) == sorted(f"dot-{c}" for c in colours)
+    assert sorted(d["value"] for d in dice) == sorted(DOT_VALUE[c] for c in colours)
 
 
 def with_orientation(jpeg: bytes, orientation: int) -> bytes:
