@@ -333,6 +333,29 @@ def at_most(c: dict, s: dict, key: str, by: int) -> tuple[str, bool]:
     return (f"{key} {c[key]} <= {s[key]} {by:+}", c[key] <= s[key] + by)
 
 
+def bars(right=None, wrong=None, no_die=None, net=None):
+    """A rule's bars on one condition (since C61): the candidate's dice read right at least
+    the shipped reader's plus ``right``, its wrong when sure and boxes on no die at most the
+    shipped reader's plus ``wrong`` and ``no_die``, and its pictures entirely right gained
+    less lost at least ``net`` (C44's ``net``); a bar given as None is not set. Returns the
+    checks, a function of the candidate's and the shipped reader's tallies and
+    ``tally_run``'s whole output, as ``verdict`` takes them."""
+
+    def checks(c: dict, s: dict, o: dict) -> list[tuple[str, bool]]:
+        out = []
+        if right is not None:
+            out.append(more(c, s, "right", right))
+        if wrong is not None:
+            out.append(at_most(c, s, "wrong_when_sure", wrong))
+        if no_die is not None:
+            out.append(at_most(c, s, "no_die", no_die))
+        if net is not None:
+            out.append(earlier_judge("c44").net(o, net))
+        return out
+
+    return checks
+
+
 def epanemu_train(data: Path, names: list[str]):
     """The epanemu train photos ``names``, despeckled, as they are, with their labels."""
     from companion.vision.evaluate import load_split

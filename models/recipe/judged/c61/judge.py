@@ -15,7 +15,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent.parent))
 sys.path.insert(0, str(Path(__file__).parent.parent / "looks"))
 import judging
-from judging import at_most, earlier_judge, more, verdict
+from judging import bars, earlier_judge, verdict
 
 RULE_COMMIT = "e1acf65"  # the rule's commit
 SHIPPED_TREE = Path("/tmp/c61-shipped")
@@ -65,47 +65,18 @@ def read(condition: str, data: Path, out: Path) -> None:
     c60.read(condition, data, out)
 
 
-net = earlier_judge("c44").net
-
-
-def rendered(right: int, wrong: int, more_net: int):
-    return lambda c, s, o: [
-        more(c, s, "right", right),
-        at_most(c, s, "wrong_when_sure", wrong),
-        at_most(c, s, "no_die", 0),
-        net(o, more_net),
-    ]
-
-
-def stressed(c, s, o):
-    return [
-        more(c, s, "right", -2),
-        at_most(c, s, "wrong_when_sure", 1),
-        at_most(c, s, "no_die", 1),
-        net(o, -1),
-    ]
-
-
+STRESSED = bars(right=-2, wrong=1, no_die=1, net=-1)  # the dev photos under a cast, as C60's
 CHECKS = {
-    "a": rendered(12, 0, 5),
-    "b": rendered(0, 1, 0),
-    "c": rendered(-3, 2, -2),
-    "d": rendered(0, 1, 0),
-    "e": lambda c, s, o: [at_most(c, s, "wrong_when_sure", 0), net(o, 5)],
-    "f": lambda c, s, o: [
-        more(c, s, "right", 8),
-        at_most(c, s, "wrong_when_sure", 0),
-        net(o, 3),
-    ],
-    "g": lambda c, s, o: [
-        more(c, s, "right", 0),
-        at_most(c, s, "wrong_when_sure", 0),
-        at_most(c, s, "no_die", 0),
-        net(o, 0),
-    ],
-    "h": stressed,
-    "i": stressed,
-    "j": stressed,
+    "a": bars(right=12, wrong=0, no_die=0, net=5),
+    "b": bars(right=0, wrong=1, no_die=0, net=0),
+    "c": bars(right=-3, wrong=2, no_die=0, net=-2),
+    "d": bars(right=0, wrong=1, no_die=0, net=0),
+    "e": bars(wrong=0, net=5),
+    "f": bars(right=8, wrong=0, net=3),
+    "g": bars(right=0, wrong=0, no_die=0, net=0),
+    "h": STRESSED,
+    "i": STRESSED,
+    "j": STRESSED,
 }
 
 
