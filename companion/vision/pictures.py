@@ -2,8 +2,8 @@
 
 Any picture (any size, depth or channels) becomes 8-bit BGR (``as_bgr``) and loses a strong
 colour cast before the detector sees it (``neutral``; a colour dot's crop is read again
-balanced, ``dot_gains``); it is letterboxed to the detector's
-input (``letterbox``) in the form the detector takes (``detector_input``). Each die's box
+balanced, ``dot_gains``); it is letterboxed to the detector's input (``letterbox``) in the
+form the detector takes (``detector_input``). Each die's box
 becomes a square crop (``crop_die``), seen as the classifier was trained to see it
 (``far_side_up``, ``crop_looks``, ``symbol_crop``). Training imports these very functions,
 so a model reads at run time the pictures it learned from.
@@ -143,7 +143,9 @@ def neutral(img: np.ndarray) -> np.ndarray:
 
 @functools.lru_cache(maxsize=8)
 def _dot_rings(size: int) -> tuple[np.ndarray, np.ndarray]:
-    """The masks of a ``size`` crop's body ring and dot centre (``body_level``)."""
+    """The masks of a ``size`` crop's body ring and dot centre (``body_level``), the box
+    taken as ``crop_die`` frames it with CROP_MARGIN (a second look's crop, framed with
+    another margin, is measured the same: its ring lies a little in or out)."""
     side = size / (1 + 2 * CROP_MARGIN)
     yy, xx = np.mgrid[0:size, 0:size] + 0.5 - size / 2
     r = np.sqrt(xx**2 + yy**2) / side

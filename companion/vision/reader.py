@@ -365,8 +365,9 @@ class DiceReader(Cascade, TilePass):
         img = as_bgr(img)
         faces = self._faces_from(img, detail)
         # The detector looks at the picture with a strong colour cast taken out; the faces
-        # are read from the picture as it is (a dot's colour is the face). Not with a taught
-        # die: it was taught from shows seen as they were, and is read the same way.
+        # are read from the picture as it is (a dot's colour is the face), a crop read as a
+        # dot read again balanced (``_classify``). Not with a taught die: it was taught from
+        # shows seen as they were, and is read the same way.
         look = neutral(img) if self.custom is None else img
         fine = self._read_fine(faces, look)
         passes = self._small_dice(faces, look, self._close_ups(faces, look, fine))
