@@ -72,6 +72,18 @@ def _named_as_the_game(spec, values) -> tuple:
     return tuple(names.get(str(v).lower(), v) if isinstance(v, str) else v for v in values)
 
 
+def _roll_text(spec, values: tuple) -> str:
+    """A roll read, as the table page says it: its values, and the game's names for them
+    where its dice ``spec`` names its faces otherwise ("1 6 — Scavengers, Scientists"): a
+    player at The First Island's table reads tribes, not numbers."""
+    shown = " ".join(map(str, values))
+    faces = spec.faces if spec is not None else {}
+    names = [str(faces.get(v, v)) for v in values]
+    if names == [str(v) for v in values]:
+        return shown
+    return f"{shown} — {', '.join(n.capitalize() for n in names)}"
+
+
 class Device:
     def __init__(self, hub: Hub, watcher=None, problem: str = ""):
         """``problem``: why there is no ``watcher`` although a camera was asked for."""
@@ -176,6 +188,7 @@ class Device:
     def _record_roll(self, game_id: str, s, values: tuple, event: Settled) -> None:
         """Enter a settled roll read with ``values`` into the game's session ``s``, or say
         why not and leave it for a person to confirm."""
+        spec = s.dice()  # what the roll was for, named before the game moves on
         action = self.roll_action(game_id, values, event.confidence)
         if action is None:
             self._set(
@@ -204,7 +217,7 @@ class Device:
                 pending=self._pending(game_id, values, event),
             )
             return
-        read = " ".join(map(str, values))
+        read = _roll_text(spec, values)
         again = " on a second look" if event.revises else ""
         self._set("waiting for a roll", f"(last roll read{again}: {read})", pending=None)
         for fn in self.accepted:

@@ -6,7 +6,8 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.device import Device
+from companion.device import Device, _roll_text
+from companion.engine.game import DiceSpec
 from companion.engine.store import EventStore
 from companion.vision.settle import Settled
 from companion.web.hub import Hub
@@ -37,7 +38,9 @@ def test_a_sure_roll_is_entered_with_its_source_and_confidence(rig, caplog):
     caplog.set_level("INFO", logger="companion.device")
     device.on_settled(Settled("roll", (1, 2, 3, 4, 5), 0.934))
     # the log says it once, in brackets once (it read "((last roll read: ...))")
-    assert "device: waiting for a roll (last roll read: 1 2 3 4 5)" in caplog.messages
+    # and names the tribes as the table page does: players read tribes, not numbers
+    said = "(last roll read: 1 2 3 4 5 — Scavengers, Builders, Scholars, Matriarchy, Healers)"
+    assert f"device: waiting for a roll {said}" in caplog.messages
     assert rolls(session) == [
         {
             "type": "dice_rolled",
@@ -47,8 +50,8 @@ def test_a_sure_roll_is_entered_with_its_source_and_confidence(rig, caplog):
             "seat": None,
         }
     ]
-    assert device.state == "waiting for a roll" and device.message == "(last roll read: 1 2 3 4 5)"
-    assert seen[-1]["message"] == "(last roll read: 1 2 3 4 5)"
+    assert device.state == "waiting for a roll" and device.message == said
+    assert seen[-1]["message"] == said
 
 
 def test_only_a_roll_the_camera_enters_calls_what_waits_for_one(rig):
@@ -83,7 +86,8 @@ def test_a_second_look_replaces_the_roll_waiting_for_a_person(rig):
     assert device.pending is None
     assert (device.state, device.message) == (
         "waiting for a roll",
-        "(last roll read on a second look: 1 2 6 4 5)",
+        "(last roll read on a second look: 1 2 6 4 5 — Scavengers, Builders, Scientists, "
+        "Matriarchy, Healers)",
     )
 
 
@@ -204,9 +208,10 @@ def test_what_was_said_of_the_last_game_is_not_said_of_the_next(rig):
     assert (device.state, device.message) == ("waiting for a roll", "")
     assert seen[-1]["message"] == ""
     device.on_settled(Settled("roll", (1, 2, 3, 4, 5), 0.93))
-    assert device.message == "(last roll read: 1 2 3 4 5)"
+    assert device.message.startswith("(last roll read: 1 2 3 4 5 — Scavengers,")
+    said = device.message
     device.hub.set_active(device.hub.active_game())  # the same game: nothing to take back
-    assert device.message == "(last roll read: 1 2 3 4 5)"
+    assert device.message == said
 
 
 def test_taught_face_names_become_the_games_faces(rig):
@@ -343,3 +348,11 @@ def test_in_serves_terminal_only_enter_and_u_act(rig):
     assert terminal_line(device, "\n") == ""
     assert device.message.startswith("button: ")  # a press, refused or not, says what it did
     assert device.message != "button: undid the last action"
+
+
+def test_a_roll_is_said_with_the_games_names_for_its_faces_where_it_has_any():
+    tribes = DiceSpec(count=2, faces={1: "scavengers", 6: "scientists"})
+    assert _roll_text(tribes, (1, 6)) == "1 6 — Scavengers, Scientists"
+    numbered = DiceSpec(count=2, faces={v: str(v) for v in range(1, 7)})
+    assert _roll_text(numbered, (1, 6)) == "1 6"  # nothing more to say
+    assert _roll_text(None, (3, 4)) == "3 4"  # a reroll: no spec to name the faces by
