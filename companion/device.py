@@ -205,7 +205,8 @@ class Device:
         except StorageError as exc:  # nothing was saved: the roll waits, the red LED is lit
             self._set(
                 "storage problem",
-                f"the camera read {list(values)} but could not save it ({exc.message}). "
+                f"the camera read {_roll_text(spec, values)} but could not save it "
+                f"({exc.message}). "
                 "Free some space, then confirm the roll.",
                 pending=self._pending(game_id, values, event),
             )
@@ -213,7 +214,7 @@ class Device:
         except CompanionError as exc:
             self._set(
                 "needs confirmation",
-                f"the camera read {list(values)}: {exc.message}",
+                f"the camera read {_roll_text(spec, values)}: {exc.message}",
                 pending=self._pending(game_id, values, event),
             )
             return

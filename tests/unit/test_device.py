@@ -158,7 +158,9 @@ def test_a_roll_the_game_refuses_is_kept_for_confirmation(rig):
     device.on_settled(Settled("roll", (1, 2, 3, 4, 7), 0.99))  # 7 is no face of these dice
     assert rolls(session) == []
     assert device.state == "needs confirmation"
-    assert "the camera read [1, 2, 3, 4, 7]" in device.message
+    assert "the camera read 1 2 3 4 7 — Scavengers, Builders, Scholars, Matriarchy, 7: " in (
+        device.message
+    )
 
 
 def test_a_roll_while_players_mark_is_ignored_unless_a_reroll_is_allowed(rig):
