@@ -26,6 +26,7 @@ from companion.vision.pictures import (
     UPRIGHT_TURN,
     balanced,
     body_level,
+    cast_gains,
     crop_die,
     crop_looks,
     dot_gains,
@@ -475,6 +476,18 @@ def test_dots_on_dark_dice_under_a_warm_lamp_are_read_by_the_pictures_cast(reade
     as_seen = DiceReader()
     as_seen._is_dot = np.zeros_like(as_seen._is_dot)  # no crop is taken for a dot
     assert Counter(d.value for d in as_seen.read(img)) != want
+
+
+def test_the_pis_two_streams_read_dots_by_the_cast_of_the_frame_they_were_found_in(reader):
+    img, truth = dark_dotted_roll(9)
+    small = cv2.resize(img, (320, 240), interpolation=cv2.INTER_AREA)
+    faces = reader._faces_from(small, img)  # found in the halved frame, read from the full
+    assert faces.picture is img and faces.cast.gains == pytest.approx(cast_gains(small, NEUTRAL))
+    found = reader.read(small, detail=img)
+    assert Counter(d.value for d in found) == Counter(v for v, _ in truth)
+    # a taught die is read as it was taught: no cast, and no crop read again
+    taught = DiceReader(custom=CustomDice("x", {"a": np.ones(64)}))
+    assert taught._faces_from(small, img).cast is None
 
 
 def test_a_die_below_the_threshold_is_unsure_never_guessed(reader):
