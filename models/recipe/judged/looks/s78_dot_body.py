@@ -37,7 +37,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from s77_dot_casts import CASTS, is_grey, table
 
 from companion.vision.evaluate import match
-from companion.vision.pictures import CAST, CROP_MARGIN, CROP_SIZE, cast_levels
+from companion.vision.pictures import CAST, CROP_MARGIN, CROP_SIZE, cast_gains
 from companion.vision.reader import DiceReader
 
 SEEDS = range(120964, 121024)
@@ -68,15 +68,9 @@ def body_levels(crop: np.ndarray) -> np.ndarray | None:
 
 def scene_gains(img: np.ndarray, least: float) -> np.ndarray | None:
     """The gains pictures.neutral would take a picture's cast out with, where its cast is
-    over ``least`` (neutral's own: CAST), brought down to NEUTRAL; None otherwise."""
-    level = cast_levels(img)
-    if level is None:
-        return None
-    cast = float(level.max() / level.min())
-    if cast <= least:
-        return None
-    k = 1 - np.log(NEUTRAL) / np.log(cast)
-    return (level.mean() / level) ** k
+    over ``least`` (neutral's own: CAST), brought down to NEUTRAL; None otherwise. (This
+    design wrote the measure out; since C61 it is pictures.cast_gains, the same lines.)"""
+    return cast_gains(img, least)
 
 
 def gains_for(crop: np.ndarray, variant: str, scene=None) -> np.ndarray | None:
@@ -152,7 +146,11 @@ def tally(reader, gains) -> Counter:
 
 
 def main() -> None:
-    readers = {"shipped": DiceReader()}
+    # "shipped": the reader as it was when this design ran (before C61, which reads a dot's
+    # crop again balanced: with no class taken for a dot, it reads as before)
+    shipped = DiceReader()
+    shipped._is_dot = np.zeros_like(shipped._is_dot)
+    readers = {"shipped": shipped}
     for variant in ("full", "dark", "dark-any"):
         r = Balanced()
         r.variant = variant
