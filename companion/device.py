@@ -147,18 +147,28 @@ class Device:
             self._set("waiting for a roll", "")
 
     # -- rolls -------------------------------------------------------------------------
-    def roll_action(self, game_id: str, values: tuple, confidence: float, source: str = "camera"):
-        """The action a roll of ``values`` is for the game now, or None if none is expected."""
-        s = self.hub.session(game_id)
+    @staticmethod
+    def _wanted(s) -> tuple[str, object] | None:
+        """What a roll read now would be in session ``s``: ("roll", the game's dice spec),
+        ("reroll", the dice spec of a reroll, for a game that has one), or None when the
+        game wants neither."""
         spec = s.dice()
         if spec is not None:
-            return DiceRolled(tuple(values), source=source, confidence=round(confidence, 3))
-        view = s.game.player_view(s.state, None)
-        if isinstance(view, dict) and view.get("reroll_allowed"):
+            return "roll", spec
+        reroll = getattr(s.game, "reroll_dice", None)
+        spec = reroll(s.state) if reroll is not None else None
+        return None if spec is None else ("reroll", spec)
+
+    def roll_action(self, game_id: str, values: tuple, confidence: float, source: str = "camera"):
+        """The action a roll of ``values`` is for the game now, or None if none is expected."""
+        wanted = self._wanted(self.hub.session(game_id))
+        if wanted is None:
+            return None
+        if wanted[0] == "reroll":
             from companion.games.first_island.state import Reroll
 
             return Reroll(tuple(values), source=source, confidence=round(confidence, 3))
-        return None
+        return DiceRolled(tuple(values), source=source, confidence=round(confidence, 3))
 
     def on_settled(self, event: Settled) -> None:
         game_id = self.hub.active_game()
@@ -172,12 +182,13 @@ class Device:
         ):
             return  # the roll it revises was settled by a person already, or never waited
         s = self.hub.session(game_id)
-        spec = s.dice()
+        wanted = self._wanted(s)
+        spec = None if wanted is None else wanted[1]
         values = _named_as_the_game(spec, event.values)
         if event.kind == "roll":
             self._record_roll(game_id, s, values, event)
             return
-        if spec is None and self.roll_action(game_id, values, 0) is None:
+        if wanted is None:
             return  # no roll wanted: nothing to confirm
         self._set(
             "needs confirmation",
@@ -188,7 +199,8 @@ class Device:
     def _record_roll(self, game_id: str, s, values: tuple, event: Settled) -> None:
         """Enter a settled roll read with ``values`` into the game's session ``s``, or say
         why not and leave it for a person to confirm."""
-        spec = s.dice()  # what the roll was for, named before the game moves on
+        wanted = self._wanted(s)  # what the roll was for, named before the game moves on
+        spec = None if wanted is None else wanted[1]
         action = self.roll_action(game_id, values, event.confidence)
         if action is None:
             self._set(

@@ -224,6 +224,21 @@ def test_taught_face_names_become_the_games_faces(rig):
     assert rolls(session)[0]["values"] == [1, 2, 3, 4, 5]
 
 
+def test_a_reroll_read_from_taught_dice_is_entered_and_named_as_the_game_names_it(rig):
+    # The First Island's reroll is of the same tribe dice: taught faces read by name were
+    # not turned into the game's faces there (no roll is asked for while players mark), so
+    # a reroll read from taught dice was refused and left to confirm
+    device, session, _ = rig
+    device.on_settled(Settled("roll", (2, 2, 2, 1, 3), 0.95))  # three Builders: reroll allowed
+    device.on_settled(
+        Settled("roll", ("scientists", "healers", "Scavengers", "builders", "scholars"), 0.9)
+    )
+    assert rolls(session)[-1]["type"] == "reroll"
+    assert rolls(session)[-1]["values"] == [6, 5, 1, 2, 3]
+    said = "(last roll read: 6 5 1 2 3 — Scientists, Healers, Scavengers, Builders, Scholars)"
+    assert device.state == "waiting for a roll" and device.message == said
+
+
 def test_a_numbered_die_taught_as_1_to_6_gives_the_games_faces(rig):
     # a die taught with its faces named 1 to 6 was read as the text "6", which no game takes
     device, session, _ = rig
@@ -357,4 +372,4 @@ def test_a_roll_is_said_with_the_games_names_for_its_faces_where_it_has_any():
     assert _roll_text(tribes, (1, 6)) == "1 6 — Scavengers, Scientists"
     numbered = DiceSpec(count=2, faces={v: str(v) for v in range(1, 7)})
     assert _roll_text(numbered, (1, 6)) == "1 6"  # nothing more to say
-    assert _roll_text(None, (3, 4)) == "3 4"  # a reroll: no spec to name the faces by
+    assert _roll_text(None, (3, 4)) == "3 4"  # no spec to name the faces by

@@ -65,6 +65,11 @@ class FirstIsland:
     def dice(self, state: State) -> DiceSpec | None:
         return rules.dice(state)
 
+    def reroll_dice(self, state: State) -> DiceSpec | None:
+        """The tribe dice, whenever a reroll would be accepted now (``rules.reroll_problem``):
+        a camera reads a reroll's faces as it reads a roll's."""
+        return rules.TRIBE_DICE if rules.reroll_problem(state) is None else None
+
     def apply(self, state: State, action: Any) -> State:
         return rules.apply(state, action)
 
