@@ -198,6 +198,8 @@ class CaptureCamera:
         self.source = source
         self._file = isinstance(source, str) and Path(source).is_file()
         self._loop = live and self._file
+        if not self._file:
+            _latest_frames(self._cap)
         self._pace = Pace(_frame_rate(self._cap) if self._loop else 0)
 
     def read(self) -> np.ndarray:
@@ -219,6 +221,17 @@ class CaptureCamera:
 
     def close(self) -> None:
         self._cap.release()
+
+
+def _latest_frames(cap: cv2.VideoCapture) -> None:
+    """Ask a webcam for one frame buffer instead of V4L2's four: the reader takes longer
+    over a frame than the webcam takes to give one (70 ms here, more on a Pi), so all four
+    stay full and each read took the oldest, a frame four reads old (about 1.2 s behind the
+    table at 300 ms a read). With one, a frame is at most one read old. OpenCV's V4L2
+    backend takes 1 to 10 (modules/videoio/src/cap_v4l.cpp); a backend that cannot (a
+    network stream) keeps its own, which only costs the delay."""
+    if not cap.set(cv2.CAP_PROP_BUFFERSIZE, 1):
+        log.debug("the camera kept its own frame buffers (CAP_PROP_BUFFERSIZE refused)")
 
 
 VIDEO_FPS = 30.0  # a video file that gives no frame rate (or an unlikely one) plays at this

@@ -433,3 +433,38 @@ def test_the_supervisor_starts_without_a_camera(tmp_path):
     clock = Clock()
     sup = CameraSupervisor(lambda: open_camera(f"replay:{tmp_path / 'none'}"), clock=clock)
     assert sup.read() is None and sup.status == "camera/missing"
+
+
+class RecordingCapture:
+    """Stands in for a webcam's VideoCapture (there is none here): opens, gives a frame,
+    and records what the camera asked of it."""
+
+    def __init__(self, source):
+        self.source, self.asked = source, {}
+
+    def isOpened(self):
+        return True
+
+    def set(self, prop, value):
+        self.asked[prop] = value
+        return True
+
+    def get(self, prop):
+        return 30.0
+
+    def read(self):
+        return True, np.zeros((4, 4, 3), np.uint8)
+
+    def release(self):
+        pass
+
+
+def test_a_webcam_is_asked_for_one_frame_buffer_so_each_read_is_its_latest(monkeypatch, tmp_path):
+    # V4L2's four buffers stay full while the reader is slower than the webcam, and each
+    # read took the oldest: a frame four reads behind the table
+    monkeypatch.setattr(cv2, "VideoCapture", RecordingCapture)
+    webcam = CaptureCamera(0)
+    assert webcam._cap.asked == {cv2.CAP_PROP_BUFFERSIZE: 1}
+    video = tmp_path / "game.mp4"
+    video.write_bytes(b"")  # a file plays every frame in turn: nothing to ask of it
+    assert CaptureCamera(str(video))._cap.asked == {}
