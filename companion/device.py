@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -210,6 +211,16 @@ class Device:
                 "dice seen at rest, but the game is over: start a new game in the lobby"
                 if s.outcome() is not None
                 else "dice seen at rest, but the game is not waiting for a roll",
+            )
+            return
+        if wanted[0] == "reroll" and Counter(values) == Counter(getattr(s.state, "roll", ())):
+            # Dice nudged or gathered while players mark: the roll again, not a reroll, which
+            # would use up the turn's one reroll unseen (three dice rerolled show their face
+            # again once in 216: a person enters that reroll)
+            self._set(
+                "waiting for a roll",
+                "dice seen at rest showing the roll's faces again: not taken as a reroll "
+                "(a reroll that came up the same is entered by hand)",
             )
             return
         try:

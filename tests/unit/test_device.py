@@ -224,6 +224,24 @@ def test_taught_face_names_become_the_games_faces(rig):
     assert rolls(session)[0]["values"] == [1, 2, 3, 4, 5]
 
 
+def test_dice_moved_while_a_reroll_is_allowed_but_showing_the_roll_are_no_reroll(rig):
+    # A nudge, or dice gathered up, while players mark: the camera sees a new rest of the
+    # same faces. Taken as the reroll it would use up the turn's only reroll unseen; a real
+    # reroll of three dice shows their face again once in 216.
+    device, session, _ = rig
+    device.on_settled(Settled("roll", (2, 2, 2, 1, 3), 0.95))  # three Builders: reroll allowed
+    device.on_settled(Settled("roll", (1, 2, 3, 2, 2), 0.95))  # the same dice, moved
+    assert [r["type"] for r in rolls(session)] == ["dice_rolled"]
+    assert session.game.player_view(session.state, None)["reroll_allowed"]
+    assert device.state == "waiting for a roll"
+    assert device.message == (
+        "dice seen at rest showing the roll's faces again: not taken as a reroll "
+        "(a reroll that came up the same is entered by hand)"
+    )
+    device.on_settled(Settled("roll", (1, 4, 3, 6, 2), 0.95))  # the Builders rerolled
+    assert [r["type"] for r in rolls(session)] == ["dice_rolled", "reroll"]
+
+
 def test_a_reroll_read_from_taught_dice_is_entered_and_named_as_the_game_names_it(rig):
     # The First Island's reroll is of the same tribe dice: taught faces read by name were
     # not turned into the game's faces there (no roll is asked for while players mark), so
