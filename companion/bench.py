@@ -104,7 +104,7 @@ def run(what: str, args) -> int:
     elif what == "watch":
         from companion.bench_watch import bench_watch
 
-        _report(bench_watch())
+        _report(bench_watch(threads=args.threads))
     elif what == "numerals":
         _report(_numerals(args))
     elif what == "settle":

@@ -5,7 +5,8 @@ dice tumbling, then the dice left lying on the table, as they are between turns.
 frame is timed from the camera's read to the settler's answer, and counted in one of
 three phases: moving (nothing is read), reading (still frames until the roll is
 reported) and at rest (after it). Frames are BMP files, so decoding them costs little,
-as a camera's frames do; the reader runs on one thread, as on the Pi.
+as a camera's frames do; the reader runs on one thread, as the device does unless
+``[vision] threads`` says otherwise (``--threads`` gives the same).
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ def rss_mb() -> float:
     return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
 
 
-def bench_watch(rest_frames: int = 100) -> dict:
+def bench_watch(rest_frames: int = 100, threads: int = 1) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         count = 0
         for i, frame in enumerate(roll_sequence(7, [ROLL], rest_frames=rest_frames)):
@@ -46,28 +47,31 @@ def bench_watch(rest_frames: int = 100) -> dict:
             np.save(Path(tmp) / f"f{i:04d}.npy", cv2.cvtColor(main, cv2.COLOR_BGR2YUV_I420))
             count += 1
         del frame, main  # the rendered roll is the benchmark's, not the device's memory
-        found = _timed(CameraSupervisor(lambda: ReplayCamera(tmp, fps=0, loop=False)), count)
+        found = _timed(
+            CameraSupervisor(lambda: ReplayCamera(tmp, fps=0, loop=False)), count, threads
+        )
         pairs = [(p, p.with_suffix(".npy")) for p in sorted(Path(tmp).glob("*.bmp"))]
-        streams = _timed(CameraSupervisor(lambda: TwoStreams(pairs)), count)
+        streams = _timed(CameraSupervisor(lambda: TwoStreams(pairs)), count, threads)
     return {
         "frames": count,
+        "reader_threads": threads,
         **found,
         "with_main_stream": {
             k: v for k, v in streams.items() if k.endswith(("ms_per_frame", "right", "max"))
         },
         "note": "median milliseconds a frame of RollWatcher.step on a replayed roll (camera "
-        "read included), one reader thread; at_rest: the dice left lying after their roll "
-        "was reported; rss_mb_max: the most the process held resident after a frame; "
-        "with_main_stream: the same roll given as the Pi camera gives it, each frame with a "
-        "main stream twice its size from which the faces are read",
+        "read included), the reader on reader_threads onnxruntime threads; at_rest: the dice "
+        "left lying after their roll was reported; rss_mb_max: the most the process held "
+        "resident after a frame; with_main_stream: the same roll given as the Pi camera "
+        "gives it, each frame with a main stream twice its size from which the faces are read",
     }
 
 
-def _timed(camera: CameraSupervisor, count: int) -> dict:
+def _timed(camera: CameraSupervisor, count: int, threads: int = 1) -> dict:
     """The watcher's frames on ``camera``, timed and counted by phase."""
     watcher = RollWatcher(
         camera,
-        DiceReader(threads=1, view=CameraConfig().view),  # as the device reads
+        DiceReader(threads=threads, view=CameraConfig().view),  # as the device reads
         Settler(expected=len(ROLL)),
     )
     phases: dict[str, list[float]] = {"moving": [], "reading": [], "at_rest": []}

@@ -99,6 +99,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         mdns=cfg.web.mdns and not args.no_mdns,
         camera=args.camera or ("demo" if args.demo else cfg.camera.source),
         min_confidence=cfg.vision.min_confidence or None,
+        threads=cfg.vision.threads,
         custom=custom,
         die_problem=die_problem,
         gpio=cfg.gpio,
@@ -297,6 +298,13 @@ def _add_bench_others(p) -> None:
         metavar="LIST",
         help="numerals: a list of font files to draw numeral dice in, one a line "
         "(models/recipe/heldout-fonts.txt: fonts the classifier never learned)",
+    )
+    p.add_argument(
+        "--threads",
+        type=_count,
+        default=1,
+        help="watch: onnxruntime threads the reader runs on, as [vision] threads sets them "
+        "for the device (1)",
     )
     p.add_argument("--repeat", type=_count, default=2000, help="engine: timed repetitions")
     p.add_argument("--clients", type=_count, default=12, help="web: live pages connected")

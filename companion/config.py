@@ -24,6 +24,7 @@ KINDS = {int: "a whole number", float: "a number", bool: "true or false", str: "
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 MAX_BOUNCE = 0.5  # seconds; a longer debounce would swallow a quick second press
 MIN_HOLD, MAX_HOLD = 0.5, 10.0  # seconds the button is held to undo
+MAX_THREADS = 16  # [vision] threads: more than any Pi has cores
 
 SYSTEM_CONFIG = Path("/etc/companion/config.toml")
 
@@ -71,6 +72,7 @@ class CameraConfig:
 class VisionConfig:
     die: str = ""  # a custom die taught with `companion teach NAME`; "" for standard dice
     min_confidence: float = 0.0  # 0 uses the model card's threshold
+    threads: int = 1  # onnxruntime threads a model runs on (bench watch --threads compares)
 
 
 @dataclass(frozen=True)
@@ -146,6 +148,11 @@ def parse(data: dict, where: str = "config") -> Config:
         raise ConfigError(
             f"{where}: [vision] min_confidence must be from 0 to below 1, "
             f"not {config.vision.min_confidence}"
+        )
+    if not 1 <= config.vision.threads <= MAX_THREADS:
+        raise ConfigError(
+            f"{where}: [vision] threads must be from 1 to {MAX_THREADS}, not "
+            f"{config.vision.threads} (a Pi has 4 cores; 1 leaves the rest to the pages)"
         )
     if not config.storage.data_dir.strip():  # "" would keep the games wherever it started
         raise ConfigError(

@@ -80,6 +80,7 @@ def start_device(
     *,
     demo: bool = False,
     min_confidence: float | None = None,
+    threads: int = 1,
     custom=None,
     die_problem: str = "",
     view: str = "down",
@@ -103,7 +104,9 @@ def start_device(
             problem = f"{exc} (set [camera] source in the config, or --camera)"
     if not problem:
         try:
-            reader = DiceReader(min_confidence=min_confidence, custom=custom, view=view)
+            reader = DiceReader(
+                min_confidence=min_confidence, custom=custom, view=view, threads=threads
+            )
         except VisionError as exc:  # a die taught with an earlier model, broken models
             problem = str(exc)
     if problem:
@@ -260,6 +263,7 @@ def serve(
     mdns: bool = True,
     camera: str = "none",
     min_confidence: float | None = None,
+    threads: int = 1,
     custom=None,
     die_problem: str = "",
     gpio=None,
@@ -283,6 +287,7 @@ def serve(
         database,
         demo=demo,
         min_confidence=min_confidence,
+        threads=threads,
         custom=custom,
         die_problem=die_problem,
         view=view,

@@ -52,13 +52,18 @@ def opinions(models: Path, card: dict) -> list[dict]:
 
 def session_options(threads: int):
     """onnxruntime's options for the reader's sessions: ``threads`` threads within an
-    operator, one between them, operators run in turn."""
+    operator, one between them, operators run in turn. With more than one, the pool's
+    threads sleep between runs instead of spinning: the camera loop runs a model only
+    while dice lie still, and spinning threads would hold the Pi's other cores (and heat
+    it) between frames, where the pages and the camera need them."""
     import onnxruntime as ort
 
     opts = ort.SessionOptions()
     opts.intra_op_num_threads = threads
     opts.inter_op_num_threads = 1
     opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+    if threads > 1:
+        opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
     return opts
 
 

@@ -1391,3 +1391,20 @@ def test_a_faint_unsure_tile_die_stands_only_where_found_again_close_up(reader, 
     assert kept(faint, tiles.SURE)
     close["found"] = True
     assert kept(faint, unsure)
+
+
+def test_a_reader_on_more_threads_reads_the_golden_photos_as_one_thread_does(reader):
+    # [vision] threads: the device may run each model on more of a Pi's cores; the pool's
+    # threads sleep between runs rather than spin, so they leave the cores to the pages
+    two = DiceReader(threads=2)
+    for session in (two._detector, two._faces):
+        opts = session.get_session_options()
+        assert opts.intra_op_num_threads == 2
+        assert opts.get_session_config_entry("session.intra_op.allow_spinning") == "0"
+    cases = json.loads((GOLDEN / "expected.json").read_text())
+    for name in sorted(cases):
+        img = cv2.imread(str(GOLDEN / name))
+        one, more = reader.read(img), two.read(img)
+        assert [d.value for d in more] == [d.value for d in one], name
+        assert np.allclose([d.box for d in more], [d.box for d in one], atol=1.0), name
+        assert np.allclose([d.confidence for d in more], [d.confidence for d in one], atol=0.01)

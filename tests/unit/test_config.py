@@ -41,6 +41,8 @@ def test_a_file_overrides_only_what_it_names(tmp_path, monkeypatch):
             "[vision]\nmin_confidence = 1.5",
             "[vision] min_confidence must be from 0 to below 1, not 1.5",
         ),
+        ("[vision]\nthreads = 0", "[vision] threads must be from 1 to 16, not 0 (a Pi has 4"),
+        ("[vision]\nthreads = 2.5", "[vision] threads must be a whole number, not 2.5"),
         ('[log]\nlevel = "loud"', "[log] level must be one of DEBUG, INFO, WARNING, ERROR, CRIT"),
         ("[gpio]\nbounce_seconds = -0.01", "[gpio] bounce_seconds must be from 0 to 0.5"),
         ("[gpio]\nbounce_seconds = nan", "[gpio] bounce_seconds must be from 0 to 0.5"),

@@ -391,3 +391,16 @@ def test_a_roll_is_said_with_the_games_names_for_its_faces_where_it_has_any():
     numbered = DiceSpec(count=2, faces={v: str(v) for v in range(1, 7)})
     assert _roll_text(numbered, (1, 6)) == "1 6"  # nothing more to say
     assert _roll_text(None, (3, 4)) == "3 4"  # no spec to name the faces by
+
+
+def test_the_device_reads_on_the_threads_its_config_gives(tmp_path):
+    from companion.serve import start_device
+
+    hub = Hub(EventStore(tmp_path / "g.db"))
+    device = start_device(hub, "replay:/nowhere@5", tmp_path / "g.db", threads=3)
+    try:
+        reader = device.watcher.reader
+        assert reader._faces.get_session_options().intra_op_num_threads == 3
+        assert reader._detector.get_session_options().intra_op_num_threads == 3
+    finally:
+        device.stop()
