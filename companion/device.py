@@ -160,16 +160,14 @@ class Device:
         spec = reroll(s.state) if reroll is not None else None
         return None if spec is None else ("reroll", spec)
 
-    def roll_action(self, game_id: str, values: tuple, confidence: float, source: str = "camera"):
-        """The action a roll of ``values`` is for the game now, or None if none is expected."""
-        wanted = self._wanted(self.hub.session(game_id))
-        if wanted is None:
-            return None
-        if wanted[0] == "reroll":
+    @staticmethod
+    def _roll_action(kind: str, values: tuple, confidence: float):
+        """The camera's roll of ``values`` as the action of ``kind`` (``_wanted``'s)."""
+        if kind == "reroll":
             from companion.games.first_island.state import Reroll
 
-            return Reroll(tuple(values), source=source, confidence=round(confidence, 3))
-        return DiceRolled(tuple(values), source=source, confidence=round(confidence, 3))
+            return Reroll(tuple(values), source="camera", confidence=round(confidence, 3))
+        return DiceRolled(tuple(values), source="camera", confidence=round(confidence, 3))
 
     def on_settled(self, event: Settled) -> None:
         game_id = self.hub.active_game()
@@ -187,7 +185,7 @@ class Device:
         spec = None if wanted is None else wanted[1]
         values = _named_as_the_game(spec, event.values)
         if event.kind == "roll":
-            self._record_roll(game_id, s, values, event)
+            self._record_roll(game_id, s, wanted, values, event)
             return
         if wanted is None:
             return  # no roll wanted: nothing to confirm
@@ -197,13 +195,11 @@ class Device:
             pending=self._pending(game_id, values, event),
         )
 
-    def _record_roll(self, game_id: str, s, values: tuple, event: Settled) -> None:
-        """Enter a settled roll read with ``values`` into the game's session ``s``, or say
-        why not and leave it for a person to confirm."""
-        wanted = self._wanted(s)  # what the roll was for, named before the game moves on
-        spec = None if wanted is None else wanted[1]
-        action = self.roll_action(game_id, values, event.confidence)
-        if action is None:
+    def _record_roll(self, game_id: str, s, wanted, values: tuple, event: Settled) -> None:
+        """Enter a settled roll read with ``values`` into the game's session ``s`` as what the
+        game ``wanted`` (``_wanted``: taken before the game moves on, so the roll is named
+        as what it was for), or say why not and leave it for a person to confirm."""
+        if wanted is None:
             self._set(
                 # (dice lying on the table when the device starts are seen at rest too:
                 # they need not have moved)
@@ -213,7 +209,8 @@ class Device:
                 else "dice seen at rest, but the game is not waiting for a roll",
             )
             return
-        if wanted[0] == "reroll" and Counter(values) == Counter(getattr(s.state, "roll", ())):
+        kind, spec = wanted
+        if kind == "reroll" and Counter(values) == Counter(getattr(s.state, "roll", ())):
             # Dice nudged or gathered while players mark: the roll again, not a reroll, which
             # would use up the turn's one reroll unseen (three dice rerolled show their face
             # again once in 216: a person enters that reroll)
@@ -224,7 +221,7 @@ class Device:
             )
             return
         try:
-            s.act(action)
+            s.act(self._roll_action(kind, values, event.confidence))
         except StorageError as exc:  # nothing was saved: the roll waits, the red LED is lit
             self._set(
                 "storage problem",
