@@ -161,13 +161,11 @@ class Device:
         return None if spec is None else ("reroll", spec)
 
     @staticmethod
-    def _roll_action(kind: str, values: tuple, confidence: float):
-        """The camera's roll of ``values`` as the action of ``kind`` (``_wanted``'s)."""
-        if kind == "reroll":
-            from companion.games.first_island.state import Reroll
-
-            return Reroll(tuple(values), source="camera", confidence=round(confidence, 3))
-        return DiceRolled(tuple(values), source="camera", confidence=round(confidence, 3))
+    def _roll_action(s, kind: str, values: tuple, confidence: float):
+        """The camera's roll of ``values`` as the action of ``kind`` (``_wanted``'s) in
+        session ``s``: a reroll is the game's own action of that name."""
+        action = s.game.actions["reroll"] if kind == "reroll" else DiceRolled
+        return action(tuple(values), source="camera", confidence=round(confidence, 3))
 
     def on_settled(self, event: Settled) -> None:
         game_id = self.hub.active_game()
@@ -221,7 +219,7 @@ class Device:
             )
             return
         try:
-            s.act(self._roll_action(kind, values, event.confidence))
+            s.act(self._roll_action(s, kind, values, event.confidence))
         except StorageError as exc:  # nothing was saved: the roll waits, the red LED is lit
             self._set(
                 "storage problem",
