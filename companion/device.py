@@ -208,7 +208,7 @@ class Device:
             )
             return
         kind, spec = wanted
-        if kind == "reroll" and Counter(values) == Counter(getattr(s.state, "roll", ())):
+        if kind == "reroll" and spec.showing and Counter(values) == Counter(spec.showing):
             # Dice nudged or gathered while players mark: the roll again, not a reroll, which
             # would use up the turn's one reroll unseen (three dice rerolled show their face
             # again once in 216: a person enters that reroll)

@@ -33,11 +33,16 @@ class DiceRolled:
 
 @dataclass(frozen=True)
 class DiceSpec:
-    """What the game wants rolled now: how many dice, and what each face means."""
+    """What the game wants rolled now: how many dice, and what each face means.
+
+    ``showing``, for a reroll: the faces the dice on the table show now (the roll being
+    rerolled), so that dice seen at rest again with those faces are not taken for a
+    reroll."""
 
     count: int
     faces: Mapping[int, str]
     purpose: str = "roll"
+    showing: tuple[int, ...] = ()
 
     def check(self, values: tuple[int, ...]) -> None:
         """Raise IllegalAction unless ``values`` is a roll this spec accepts."""
@@ -66,7 +71,12 @@ class Outcome:
 
 
 class Game(Protocol):
-    """What the engine needs from a game module."""
+    """What the engine needs from a game module.
+
+    A game whose dice may be rolled again also has ``reroll_dice(state)``: the
+    ``DiceSpec`` of a reroll whenever one would be accepted (its ``showing`` the faces
+    rerolled), else None; the device then enters a camera's roll as the game's action
+    named ``reroll``."""
 
     name: str
     title: str

@@ -216,6 +216,17 @@ def test_reroll_comes_before_anyone_marks(first_island):
     rejected(first_island, s, Reroll((4, 1, 2, 3, 6)), "roll/reroll_too_late", "already marked")
 
 
+def test_a_reroll_is_wanted_of_the_camera_only_while_one_would_be_accepted(first_island):
+    fresh = first_island.setup(2, {})
+    assert first_island.reroll_dice(fresh) is None  # no roll yet
+    plain = first_island.apply(fresh, roll(1, 2, 3, 4, 5))
+    assert first_island.reroll_dice(plain) is None  # no value three times
+    s = first_island.apply(fresh, roll(4, 1, 4, 4, 6))
+    spec = first_island.reroll_dice(s)
+    assert spec.count == 5 and spec.showing == (4, 1, 4, 4, 6)
+    assert first_island.reroll_dice(first_island.apply(s, Reroll((1, 1, 2, 3, 6)))) is None
+
+
 def test_marking_needs_a_roll(first_island):
     rejected(
         first_island,

@@ -6,6 +6,7 @@ ambiguous are listed in scoring.py, cards.py and solo.py, and docs/first-island.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from collections.abc import Mapping
 from typing import Any, ClassVar
@@ -67,8 +68,11 @@ class FirstIsland:
 
     def reroll_dice(self, state: State) -> DiceSpec | None:
         """The tribe dice, whenever a reroll would be accepted now (``rules.reroll_problem``):
-        a camera reads a reroll's faces as it reads a roll's."""
-        return rules.TRIBE_DICE if rules.reroll_problem(state) is None else None
+        a camera reads a reroll's faces as it reads a roll's. Its ``showing`` is the roll
+        the players are marking."""
+        if rules.reroll_problem(state) is not None:
+            return None
+        return dataclasses.replace(rules.TRIBE_DICE, showing=tuple(state.roll or ()))
 
     def apply(self, state: State, action: Any) -> State:
         return rules.apply(state, action)
