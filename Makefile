@@ -56,6 +56,7 @@ bench: $(STAMP) $(HELDOUT_FONTS)
 	$(BIN)/python -m companion bench engine
 	$(BIN)/python -m companion bench web
 	$(BIN)/python -m companion bench watch
+	$(BIN)/python -m companion bench threads
 	$(BIN)/python -m companion bench vision --data $(DICE_DATA)
 	$(BIN)/python -m companion bench vision --data $(DICE_DATA) --pi-streams
 	$(BIN)/python -m companion bench vision --data $(DICE_DATA) --enlarge 6

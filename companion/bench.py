@@ -105,6 +105,10 @@ def run(what: str, args) -> int:
         from companion.bench_watch import bench_watch
 
         _report(bench_watch(threads=args.threads))
+    elif what == "threads":
+        from companion.bench_threads import bench_threads
+
+        _report(bench_threads())
     elif what == "numerals":
         _report(_numerals(args))
     elif what == "settle":

@@ -230,12 +230,14 @@ def _add_doctor(sub) -> None:
 def _add_bench(sub) -> None:
     """``companion bench``: the benchmarks."""
     p = sub.add_parser(
-        "bench", help="measure speed and accuracy (engine, web, watch, vision, settle, numerals)"
+        "bench",
+        help="measure speed and accuracy (engine, web, watch, threads, vision, settle, numerals)",
     )
     p.add_argument(
         "what",
-        choices=["engine", "web", "watch", "vision", "settle", "numerals"],
-        help="what to measure",
+        choices=["engine", "web", "watch", "threads", "vision", "settle", "numerals"],
+        help="what to measure (threads: the onnxruntime threads that read a frame fastest "
+        "here, for [vision] threads)",
     )
     _add_bench_vision(p)
     _add_bench_others(p)

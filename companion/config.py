@@ -72,7 +72,7 @@ class CameraConfig:
 class VisionConfig:
     die: str = ""  # a custom die taught with `companion teach NAME`; "" for standard dice
     min_confidence: float = 0.0  # 0 uses the model card's threshold
-    threads: int = 1  # onnxruntime threads a model runs on (bench watch --threads compares)
+    threads: int = 1  # onnxruntime threads a model runs on (install.sh: `bench threads` chooses)
 
 
 @dataclass(frozen=True)

@@ -133,6 +133,22 @@ if [ ! -f "$CONFIG_DIR/config.toml" ]; then
     sed -e "s|^# data_dir = .*|data_dir = \"$DATA\"|" \
         -e 's|^source = "none"|source = "pi"|' \
         "$HERE/config.example.toml" > "$CONFIG_DIR/config.toml"
+    # How many cores the dice reader's models run on: measured here, on this board, as
+    # `companion bench threads` measures it (a few seconds; the fewest threads within 10%
+    # of the fastest). A config kept from before keeps its own choice.
+    say "measuring how many threads read a frame fastest on this board"
+    if report="$("$PREFIX/venv/bin/companion" bench threads)" &&
+        measured="$(printf '%s' "$report" | "$PREFIX/venv/bin/python" -c '
+import json, sys
+d = json.load(sys.stdin)
+print(d["chosen"], ", ".join(f"{n}: {ms} ms" for n, ms in d["read_ms_median"].items()))')"
+    then
+        threads="${measured%% *}"
+        sed -i "s|^threads = 1\$|threads = $threads|" "$CONFIG_DIR/config.toml"
+        say "a frame read on threads ${measured#* }: [vision] threads = $threads"
+    else
+        say "could not measure the threads (companion bench threads): [vision] threads = 1"
+    fi
 else
     say "keeping the existing $CONFIG_DIR/config.toml"
 fi

@@ -60,3 +60,14 @@ def test_the_camera_loop_benchmark_reports_one_roll_and_each_phase():
     # the same roll as the Pi camera gives it, its faces read from the main stream
     streams = out["with_main_stream"]
     assert streams["rolls_read_right"] == 1 and streams["reading_ms_per_frame"] > 0
+
+
+def test_the_threads_benchmark_reads_the_roll_on_each_count_it_tries():
+    from companion.bench_threads import bench_threads
+
+    out = bench_threads(frames=3, rounds=1, most=2)
+    tried = [int(n) for n in out["read_ms_median"]]
+    assert tried == list(range(1, min(out["cores"], 2) + 1))
+    assert all(ms > 0 for ms in out["read_ms_median"].values())
+    assert out["chosen"] in tried
+    assert out["frames_read_right"] == 3 * len(tried)  # the dice lying still, read right

@@ -4,6 +4,7 @@ and the installer is idempotent (run under a scratch root, without apt, users or
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -147,6 +148,11 @@ def test_install_script_is_idempotent_and_uninstall_keeps_the_games(wheel, tmp_p
         assert f"keeping the system's numpy {system.stdout.strip()}" in first.stdout
     config = root / "etc" / "companion" / "config.toml"
     assert 'source = "pi"' in config.read_text()
+    # [vision] threads as `companion bench threads` measured and chose them on this machine
+    chosen = re.search(r"\[vision\] threads = (\d+)$", first.stdout, re.M)
+    assert chosen, first.stdout
+    assert f"\nthreads = {chosen[1]}\n" in config.read_text()
+    assert 1 <= int(chosen[1]) <= len(os.sched_getaffinity(0))
     assert (root / "etc" / "systemd" / "system" / "companion.service").exists()
     assert (root / "opt" / "companion" / "venv" / "bin" / "companion").exists()
     # `companion doctor` is a command on the PATH
