@@ -16,12 +16,12 @@ from __future__ import annotations
 import statistics
 import time
 
+from companion.bench_watch import ROLL
 from companion.config import CameraConfig
 from companion.machine import machine
 from companion.vision.reader import DiceReader
 from companion.vision.scenes import roll_sequence
 
-ROLL = [3, 1, 6, 2, 5]
 MOST = 4  # threads tried at most: a Pi has 4 cores, and the pages and the camera need one
 # The fewest threads at most this much slower than the fastest are chosen: a core taken
 # from the pages and the camera must buy a clear gain, not a drift of the machine's speed.
