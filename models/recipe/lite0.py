@@ -64,6 +64,31 @@ class Block(nn.Module):
         return x + y if self.res else y
 
 
+class PatchStem(nn.Module):
+    """A cheaper start for the trunk (C62): in place of Lite0's stem and first two blocks,
+    which work at stride 2 (a 512 px frame's 256x256 cells: about a third of the 8-bit
+    detector's time), a 4x4 convolution with stride 4 straight to stride 4, then two
+    depthwise-separable layers, ending as block 1 ends (24 channels, linear). It learns
+    that output from a trained detector (``distil.py``)."""
+
+    def __init__(self, width: int = 64, out: int = 24):
+        super().__init__()
+
+        def dw(c):
+            return nn.Sequential(nn.Conv2d(c, c, 3, 1, 1, groups=c, bias=False), bn(c), nn.ReLU6())
+
+        def pw(i, o, act=True):
+            return nn.Sequential(
+                nn.Conv2d(i, o, 1, bias=False), bn(o), *([nn.ReLU6()] if act else [])
+            )
+
+        self.patch = nn.Sequential(nn.Conv2d(3, width, 4, 4, 0, bias=False), bn(width), nn.ReLU6())
+        self.layers = nn.Sequential(dw(width), pw(width, width), dw(width), pw(width, out, False))
+
+    def forward(self, x):
+        return self.layers(self.patch(x))
+
+
 class Lite0Detector(nn.Module):
     """``cbr`` and ``dws``: the small detector's layer makers (train.py), for the pyramid
     and the head."""
@@ -82,6 +107,12 @@ class Lite0Detector(nn.Module):
         self.l4, self.m8 = cbr(24, 32, 1, 1), cbr(lat, 32, 1, 1)
         self.head = nn.Sequential(dws(32, 32), nn.Conv2d(32, 5, 1))
         self.head[-1].bias.data[0] = -2.2  # start with a low heat everywhere
+
+    def patch_stem(self, stem: nn.Module) -> None:
+        """Put ``stem`` (a PatchStem) in place of the stem and blocks 0 and 1: what they
+        computed at stride 4 it computes from the picture directly."""
+        self.stem = stem
+        self.blocks[0], self.blocks[1] = nn.Identity(), nn.Identity()
 
     def forward(self, x):
         f = self.stem((x - 0.5) / 0.5)  # Lite0 was trained on [-1, 1]

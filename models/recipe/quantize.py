@@ -246,20 +246,40 @@ def takes_blocks(model) -> bool:
         and attrs.get("dilations", [1, 1]) == [1, 1]
         and attrs.get("auto_pad", b"NOTSET") == b"NOTSET"
     )
-    if not stem:
+    # C62's patch stem: a 4x4 convolution with stride 4 and no padding reads each output
+    # cell's 4x4 pixels, which are 2x2 blocks: a 2x2 convolution with stride 2 over them.
+    patch = (
+        w.shape[1:] == (3, 4, 4)
+        and attrs.get("strides") == [4, 4]
+        and attrs.get("pads", [0, 0, 0, 0]) == [0, 0, 0, 0]
+        and attrs.get("group", 1) == 1
+        and attrs.get("dilations", [1, 1]) == [1, 1]
+        and attrs.get("auto_pad", b"NOTSET") == b"NOTSET"
+    )
+    if not (stem or patch):
         return False
     blocks = np.zeros((w.shape[0], 4 * w.shape[1], 2, 2), w.dtype)
-    for dy, (ky, by) in BLOCK_TAPS.items():
-        for dx, (kx, bx) in BLOCK_TAPS.items():
-            for c in range(w.shape[1]):
-                blocks[:, (by * 2 + bx) * w.shape[1] + c, ky, kx] = w[:, c, dy, dx]
+    if stem:
+        for dy, (ky, by) in BLOCK_TAPS.items():
+            for dx, (kx, bx) in BLOCK_TAPS.items():
+                for c in range(w.shape[1]):
+                    blocks[:, (by * 2 + bx) * w.shape[1] + c, ky, kx] = w[:, c, dy, dx]
+    else:
+        for ky in range(2):
+            for kx in range(2):
+                for by in range(2):
+                    for bx in range(2):
+                        for c in range(w.shape[1]):
+                            blocks[:, (by * 2 + bx) * w.shape[1] + c, ky, kx] = w[
+                                :, c, 2 * ky + by, 2 * kx + bx
+                            ]
     inits[weight_dq.input[0]].CopyFrom(numpy_helper.from_array(blocks, weight_dq.input[0]))
     conv.ClearField("attribute")
     conv.attribute.extend(
         [
             helper.make_attribute("kernel_shape", [2, 2]),
-            helper.make_attribute("strides", [1, 1]),
-            helper.make_attribute("pads", [1, 1, 0, 0]),
+            helper.make_attribute("strides", [1, 1] if stem else [2, 2]),
+            helper.make_attribute("pads", [1, 1, 0, 0] if stem else [0, 0, 0, 0]),
         ]
     )
     # The blocks come channels last; onnxruntime's integer convolutions work channels last
