@@ -221,7 +221,9 @@ def takes_blocks(model) -> bool:
     pixel's B, G, R (``pictures.to_blocks``), when its first convolution is 3x3 with stride 2
     and padding 1: that convolution becomes a 2x2 one with stride 1 over the blocks, padded
     by one block at the top and left, its int8 weights rearranged (and zero where a block's
-    pixel lies outside the 3x3), so it sums the same products. Returns whether it did."""
+    pixel lies outside the 3x3), so it sums the same products; or when it is 4x4 with stride
+    4 and no padding (C62's patch stem): a 2x2 one with stride 2 over the blocks. Returns
+    whether it did."""
     from onnx import TensorProto, helper, numpy_helper
 
     graph = model.graph

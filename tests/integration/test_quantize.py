@@ -255,17 +255,17 @@ def spy(monkeypatch, q, name: str, key: str) -> list:
     return seen
 
 
-def tiny_detector(path: Path, offset: bool = True, stride: int = 2) -> Path:
+def tiny_detector(path: Path, offset: bool = True, stride: int = 2, kernel: int = 3) -> Path:
     """A float detector as training exports one, in small: RGB in 0..1 (with Lite0's
     ``(x - 0.5) / 0.5`` when ``offset``), a 3x3 convolution (stride 2, as the shipped
-    detectors' stems), ReLU, a 1x1 convolution to the five outputs."""
+    detectors' stems; or, ``kernel`` 4, a 4x4 one unpadded, as C62's patch stem), ReLU, a
+    1x1 convolution to the five outputs."""
     rng = np.random.default_rng(5)
-    w1 = rng.normal(0, 0.3, (8, 3, 3, 3)).astype(np.float32)
+    w1 = rng.normal(0, 0.3, (8, 3, kernel, kernel)).astype(np.float32)
     w2 = rng.normal(0, 0.3, (5, 8, 1, 1)).astype(np.float32)
+    pads = [1, 1, 1, 1] if kernel == 3 else [0, 0, 0, 0]
     nodes = [
-        helper.make_node(
-            "Conv", ["x", "w1", "b1"], ["c1"], pads=[1, 1, 1, 1], strides=[stride, stride]
-        ),
+        helper.make_node("Conv", ["x", "w1", "b1"], ["c1"], pads=pads, strides=[stride, stride]),
         helper.make_node("Relu", ["c1"], ["r1"]),
         helper.make_node("Conv", ["r1", "w2"], ["out"]),
     ]
@@ -432,17 +432,24 @@ def test_blocks_are_the_frames_pixels_channels_last():
                 assert np.array_equal(got, frame[:, by::2, bx::2, c])
 
 
-def test_a_detector_on_blocks_computes_the_same_numbers(recipe, tmp_path, monkeypatch):
+@pytest.mark.parametrize(
+    "kernel, stride", [(3, 2), (4, 4)], ids=["3x3 stride 2", "4x4 stride 4 (C62's patch stem)"]
+)
+def test_a_detector_on_blocks_computes_the_same_numbers(
+    recipe, tmp_path, monkeypatch, kernel, stride
+):
     """``takes_blocks`` rearranges the stem's integers and changes nothing they sum to: the
     detector on blocks gives exactly what the same quantized detector gives on bytes. A
-    detector whose stem is not 3x3 with stride 2 is left as it is."""
+    detector whose stem is neither 3x3 with stride 2 nor 4x4 with stride 4 is left as it
+    is."""
     from companion.vision.pictures import to_blocks, to_bytes
 
     _, q = recipe
     data = golden_as_train_rows(tmp_path / "data")
     blocks = q.takes_blocks
     monkeypatch.setattr(q, "takes_blocks", lambda model: False)  # the bytes detector first
-    q.quantize(tiny_detector(tmp_path / "tiny.onnx"), tmp_path / "bytes.onnx", data)
+    source = tiny_detector(tmp_path / "tiny.onnx", stride=stride, kernel=kernel)
+    q.quantize(source, tmp_path / "bytes.onnx", data)
     monkeypatch.setattr(q, "takes_blocks", blocks)
     made = onnx.load(str(tmp_path / "bytes.onnx"))
     assert q.takes_blocks(made)
