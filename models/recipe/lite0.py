@@ -69,7 +69,9 @@ class PatchStem(nn.Module):
     which work at stride 2 (a 512 px frame's 256x256 cells: about a third of the 8-bit
     detector's time), a 4x4 convolution with stride 4 straight to stride 4, then two
     depthwise-separable layers, ending as block 1 ends (24 channels, linear). It learns
-    that output from a trained detector (``distil.py``)."""
+    that output from a trained detector (``distil.py``). Not shipped: C62 (session 81,
+    models/README.md) saved about 5 ms of 31 on an AVX2 machine and, as trained there, lost
+    a tenth of the dev dice."""
 
     def __init__(self, width: int = 64, out: int = 24):
         super().__init__()
