@@ -133,14 +133,7 @@ def main() -> None:
     student.eval()
     args.out.mkdir(parents=True, exist_ok=True)
     torch.save(student.state_dict(), args.out / "detector.pt")
-    T.export(
-        student,
-        torch.zeros(1, 3, size, size),
-        args.out / "dice-detector.onnx",
-        ["image"],
-        ["out"],
-        {"image": {2: "height", 3: "width"}, "out": {2: "rows", 3: "cols"}},
-    )
+    T.export_detector(student, size, args.out / "dice-detector.onnx")
     log(f"wrote {args.out / 'dice-detector.onnx'}")
 
 

@@ -762,6 +762,19 @@ def export(net, example, path, inputs, outputs, dynamic):
     )
 
 
+def export_detector(net, size, path):
+    """A detector's float export, with a free input side: the reader also runs it small,
+    for close-ups (reader.py)."""
+    export(
+        net,
+        torch.zeros(1, 3, size, size),
+        path,
+        ["image"],
+        ["out"],
+        {"image": {2: "height", 3: "width"}, "out": {2: "rows", 3: "cols"}},
+    )
+
+
 def numeral_fonts(listing: Path, share: float) -> NumeralFonts:
     """The font files named in ``listing`` (one a line; # starts a comment), loaded; a
     ``share`` of the rendered numerals is drawn in them."""
@@ -1026,15 +1039,7 @@ def main() -> None:
         made["detect_size"] = size
         args.checkpoints.mkdir(parents=True, exist_ok=True)
         torch.save(det.state_dict(), args.checkpoints / "detector.pt")
-        export(
-            det,
-            torch.zeros(1, 3, size, size),
-            args.out / "dice-detector.onnx",
-            ["image"],
-            ["out"],
-            # a free input side: the reader also runs it small, for close-ups (reader.py)
-            {"image": {2: "height", 3: "width"}, "out": {2: "rows", 3: "cols"}},
-        )
+        export_detector(det, size, args.out / "dice-detector.onnx")
     if args.only in (None, "faces"):
         real = real_dice(sets, dev=False)
         if args.found_dice:

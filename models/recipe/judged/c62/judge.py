@@ -13,21 +13,12 @@ import numpy as np
 import onnxruntime as ort
 
 sys.path.insert(0, str(Path(__file__).parent.parent))
-from judging import judge, verdict
+from judging import AS_THEY_ARE_AND_BLURRED, judge, verdict
 
 NAME = "C62"
 CONDITIONS = [
-    (
-        "b: dev as they are",
-        "as they are",
-        [
-            ("net", ">=", -1),
-            ("recall", ">=", -0.3),
-            ("precision", ">=", -0.3),
-            ("value_accuracy", ">=", -0.3),
-            ("wrong_when_sure", "<=", 0.2),
-        ],
-    ),
+    # the bounds C32's rule gave the dev photos as they are (judging.py), as C62's rule does
+    ("b: dev as they are", "as they are", AS_THEY_ARE_AND_BLURRED[0][2]),
     (
         "c: dev halved, faces from the halved picture",
         "halved",
