@@ -44,7 +44,9 @@ def median_ms(path: Path, runs: int = 30) -> float:
     return float(np.median(times))
 
 
-def main(data: Path, candidate: Path, shipped: Path, name: str = NAME) -> None:
+def speed_then(data: Path, candidate: Path, shipped: Path, name: str, conditions) -> None:
+    """(a) the two detectors' speed, then ``conditions`` (judging.judge's), stopping at the
+    first failure (C63's judge takes this too)."""
     mine, theirs = [], []
     for _ in range(2):
         theirs.append(median_ms(shipped / "dice-detector.onnx"))
@@ -52,7 +54,11 @@ def main(data: Path, candidate: Path, shipped: Path, name: str = NAME) -> None:
     print(f"(a) detector medians: {name} {mine}, shipped {theirs} ms", flush=True)
     ratio = max(mine) / min(theirs)
     verdict("a: speed", name, {}, [(f"ratio {ratio:.3f} <= 0.85", ratio <= 0.85)])
-    judge(data, candidate, shipped, name, CONDITIONS)
+    judge(data, candidate, shipped, name, conditions)
+
+
+def main(data: Path, candidate: Path, shipped: Path, name: str = NAME) -> None:
+    speed_then(data, candidate, shipped, name, CONDITIONS)
     print("(a) to (c) PASS; the rest is a later session's rule (RULE.txt)")
 
 

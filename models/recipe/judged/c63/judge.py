@@ -1,7 +1,7 @@
 """C63's judge (RULE.txt), against the shipped models, stopping at the first failure. Run
 from the repository's root, after run.sh:
     .venv/bin/python models/recipe/judged/c63/judge.py \
-        ../shared/data/dice artifacts/c63/models models
+        ../shared/data/dice artifacts/c63/models models [NAME]
 (a) is the two detectors' speed, timed in turn as C62's judge times them; (b) to (e) are
 judging.judge's dev photos as they are, halved (faces from the halved picture), blurred
 and dimmed."""
@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent.parent))
-from judging import AS_THEY_ARE_AND_BLURRED, earlier_judge, judge, verdict
+from judging import AS_THEY_ARE_AND_BLURRED, earlier_judge
 
 NAME = "C63"
 STRESSED = [
@@ -32,18 +32,11 @@ CONDITIONS = [
 ]
 
 
-def main(data: Path, candidate: Path, shipped: Path) -> None:
-    median_ms = earlier_judge("c62").median_ms
-    mine, theirs = [], []
-    for _ in range(2):
-        theirs.append(median_ms(shipped / "dice-detector.onnx"))
-        mine.append(median_ms(candidate / "dice-detector.onnx"))
-    print(f"(a) detector medians: {NAME} {mine}, shipped {theirs} ms", flush=True)
-    ratio = max(mine) / min(theirs)
-    verdict("a: speed", NAME, {}, [(f"ratio {ratio:.3f} <= 0.85", ratio <= 0.85)])
-    judge(data, candidate, shipped, NAME, CONDITIONS)
+def main(data: Path, candidate: Path, shipped: Path, name: str = NAME) -> None:
+    earlier_judge("c62").speed_then(data, candidate, shipped, name, CONDITIONS)
     print("(a) to (e) PASS; shipped if make test passes with it in models/ (RULE.txt)")
 
 
 if __name__ == "__main__":
-    main(*(Path(a) for a in sys.argv[1:4]))
+    # a fourth argument names the candidate (C64's rule is judged by this judge)
+    main(*(Path(a) for a in sys.argv[1:4]), *sys.argv[4:5])
