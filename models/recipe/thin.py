@@ -13,7 +13,10 @@ rendered tables; `train.detector_sample`), by `lite0.importance`. Every other we
 Writes `detector.pt` (the thinned weights, for `train.py --detector-width lite0
 --init-detector`, which keeps their widths) and `dice-detector.onnx` (float, as train.py
 exports a detector), for `quantize.py`. Thinned and not yet trained again, it finds fewer
-dice: the train stage after it is what C63 judges.
+dice: the train stage after it is what C63 judges. Not shipped (session 83): thinned to
+half and trained 2,500 steps (C63), 4,500 (C64) and then recalibrated (C65), it was a
+third to a half cheaper but kept neither the shipped detector's recall nor its precision
+on the dev photos (`models/recipe/judged/c63` to `c65`, RESULT.txt).
 """
 
 from __future__ import annotations
