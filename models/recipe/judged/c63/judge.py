@@ -38,5 +38,5 @@ def main(data: Path, candidate: Path, shipped: Path, name: str = NAME) -> None:
 
 
 if __name__ == "__main__":
-    # a fourth argument names the candidate (C64's rule is judged by this judge)
+    # a fourth argument names the candidate (C64 and C65 are judged by this judge)
     main(*(Path(a) for a in sys.argv[1:4]), *sys.argv[4:5])
