@@ -17,6 +17,15 @@ tables; `train.detector_sample`).
   teacher's (binary cross-entropy on the soft heat), the sizes and offsets where the
   teacher's heat is 0.3 or more. Still only the stem learns.
 
+With `--student` (C66), the student is instead a thinned detector (thin.py's, or train.py's
+checkpoint of one), and every layer of it learns, its batch norms training as train.py's
+do: for `--steps`, the whole output against the teacher's, as above, plus `--labels` times
+train.py's loss on the labels (`train.detector_loss`).
+
+    python models/recipe/distil.py --data ../shared/data/dice \
+        --teacher artifacts/c63/shipped.pt --student artifacts/c64/ckpt/detector.pt \
+        --steps 2000 --out artifacts/c66/out --threads 2
+
 Writes `detector.pt` (the student's weights) and `dice-detector.onnx` (float, a free
 input side, as train.py exports a detector), for `quantize.py`.
 """
@@ -30,7 +39,7 @@ from pathlib import Path
 import numpy as np
 import torch
 import train as T
-from lite0 import PatchStem
+from lite0 import PatchStem, mids_of
 from photos import load_labels, real_photos
 from torch.nn import functional as F
 
@@ -51,6 +60,16 @@ def student_stride4(net, x):
     return net.stem((x - 0.5) / 0.5)
 
 
+def output_loss(s_out, t_out):
+    """The student's output against the teacher's: binary cross-entropy on the soft heat,
+    and L1 on the sizes and offsets where the teacher's heat is 0.3 or more."""
+    heat = t_out[:, :1]
+    lo = F.binary_cross_entropy(s_out[:, :1].clamp(1e-4, 1 - 1e-4), heat)
+    near = (heat >= 0.3).float()
+    reg = (F.l1_loss(s_out[:, 1:], t_out[:, 1:], reduction="none") * near).sum()
+    return 10 * lo + reg / near.sum().clamp(min=1) / 4
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", type=Path, required=True)
@@ -59,6 +78,9 @@ def main() -> None:
     ap.add_argument("--width", type=int, default=64, help="the patch stem's channels")
     ap.add_argument("--feature-steps", type=int, default=3000)
     ap.add_argument("--output-steps", type=int, default=600)
+    ap.add_argument("--student", type=Path, help="a thinned detector's .pt: all of it learns")
+    ap.add_argument("--steps", type=int, default=2000, help="with --student")
+    ap.add_argument("--labels", type=float, default=1.0, help="with --student: the labels' weight")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--seed", type=int, default=5)
     args = ap.parse_args()
@@ -78,6 +100,12 @@ def main() -> None:
     teacher = T.make_detector("lite0")
     teacher.load_state_dict(torch.load(args.teacher))
     teacher.eval()
+    for p in teacher.parameters():
+        p.requires_grad_(False)
+    if args.student:
+        student = whole(args, teacher, real, photos, rng, log)
+        save(student, args, size, log)
+        return
     student = T.make_detector("lite0")
     student.load_state_dict(torch.load(args.teacher))
     student.patch_stem(PatchStem(args.width))
@@ -115,11 +143,7 @@ def main() -> None:
                 t_out = teacher(x)
             student.stem.eval()  # its batch norms as they will run, for the whole output
             s_out = student(x)
-            heat = t_out[:, :1]
-            lo = F.binary_cross_entropy(s_out[:, :1].clamp(1e-4, 1 - 1e-4), heat)
-            near = (heat >= 0.3).float()
-            reg = (F.l1_loss(s_out[:, 1:], t_out[:, 1:], reduction="none") * near).sum()
-            lo = 10 * lo + reg / near.sum().clamp(min=1) / 4
+            lo = output_loss(s_out, t_out)
             loss = lf + lo
         opt.zero_grad()
         loss.backward()
@@ -130,6 +154,41 @@ def main() -> None:
                 f"distil step {step}/{total} features {lf.item():.4f} output {lo.item():.4f}"
                 f" {time.time() - t0:.0f}s"
             )
+    save(student, args, size, log)
+
+
+def whole(args, teacher, real, photos, rng, log):
+    """C66: the thinned ``--student``, every layer learning, against the teacher's output
+    and the labels, on batches drawn as train.py's detector stages draw them."""
+    student = T.make_detector("lite0", mids=mids_of(torch.load(args.student)))
+    opt, sched = T.optimiser(student, args.steps, args.student, log, "student")
+    student.train()
+    n_real = round(BATCH * REAL_SHARE)
+    t0 = time.time()
+    for step in range(args.steps):
+        picks = [int(rng.integers(len(real))) for _ in range(n_real)]
+        picks += [int(rng.integers(len(real), len(photos))) for _ in range(BATCH - n_real)]
+        batch = [T.detector_sample(rng, *photos[i], P.DETECT_SIZE) for i in picks]
+        x = torch.from_numpy(P.to_tensor(np.stack([b[0] for b in batch])))
+        with torch.no_grad():
+            t_out = teacher(x)
+        s_out = student(x)
+        lo = output_loss(s_out, t_out)
+        ll = T.detector_loss(s_out, *T.detector_targets(batch))[0]
+        loss = lo + args.labels * ll
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        if step % 100 == 0 or step == args.steps - 1:
+            log(
+                f"student step {step}/{args.steps} teacher {lo.item():.4f} labels"
+                f" {ll.item():.4f} {time.time() - t0:.0f}s"
+            )
+    return student
+
+
+def save(student, args, size, log):
     student.eval()
     args.out.mkdir(parents=True, exist_ok=True)
     torch.save(student.state_dict(), args.out / "detector.pt")

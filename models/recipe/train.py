@@ -577,6 +577,26 @@ def make_detector(width, imagenet=None, log=print, mids=None):
     return net
 
 
+def detector_targets(batch):
+    """The heat, regression and mask tensors of ``detector_sample``'s results."""
+    heat = torch.from_numpy(np.stack([b[1][0] for b in batch]))[:, None]
+    reg = torch.from_numpy(np.stack([b[1][1] for b in batch]))
+    mask = torch.from_numpy(np.stack([b[1][2] for b in batch]))
+    return heat, reg, mask
+
+
+def detector_loss(out, heat, reg, mask):
+    """The detector's loss on the labels: focal on the heat, L1 on the sizes where a die's
+    centre is and on the offsets around it. Returns (loss, heat's part, sizes' part)."""
+    lh = focal(out[:, :1], heat)
+    ms, mc = mask[:, :1], mask[:, 1:]
+    lsize = (F.l1_loss(out[:, 1:3], reg[:, :2], reduction="none") * ms).sum() / ms.sum().clamp(
+        min=1
+    )
+    loff = (F.l1_loss(out[:, 3:5], reg[:, 2:], reduction="none") * mc).sum() / mc.sum().clamp(min=1)
+    return lh + 0.5 * lsize + loff, lh, lsize
+
+
 def train_detector(
     photos,
     real,
@@ -618,19 +638,8 @@ def train_detector(
             detector_sample(rng, *p, size, tint=tint, grey=grey, degrade=degrade) for p in chosen
         ]
         x = torch.from_numpy(P.to_tensor(np.stack([b[0] for b in batch])))
-        heat = torch.from_numpy(np.stack([b[1][0] for b in batch]))[:, None]
-        reg = torch.from_numpy(np.stack([b[1][1] for b in batch]))
-        mask = torch.from_numpy(np.stack([b[1][2] for b in batch]))
-        out = net(x)
-        lh = focal(out[:, :1], heat)
-        ms, mc = mask[:, :1], mask[:, 1:]
-        lsize = (F.l1_loss(out[:, 1:3], reg[:, :2], reduction="none") * ms).sum() / ms.sum().clamp(
-            min=1
-        )
-        loff = (F.l1_loss(out[:, 3:5], reg[:, 2:], reduction="none") * mc).sum() / mc.sum().clamp(
-            min=1
-        )
-        loss = lh + 0.5 * lsize + loff
+        heat, reg, mask = detector_targets(batch)
+        loss, lh, lsize = detector_loss(net(x), heat, reg, mask)
         opt.zero_grad()
         loss.backward()
         opt.step()
