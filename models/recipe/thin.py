@@ -16,7 +16,9 @@ exports a detector), for `quantize.py`. Thinned and not yet trained again, it fi
 dice: the train stage after it is what C63 judges. Not shipped (session 83): thinned to
 half and trained 2,500 steps (C63), 4,500 (C64) and then recalibrated (C65), it was a
 third to a half cheaper but kept neither the shipped detector's recall nor its precision
-on the dev photos (`models/recipe/judged/c63` to `c65`, RESULT.txt).
+on the dev photos (`models/recipe/judged/c63` to `c65`, RESULT.txt). Distilled from the
+shipped detector's output beside the labels (`distil.py --student`, C66, session 84), it
+kept the dev recall but not quite the precision (`judged/c66`).
 """
 
 from __future__ import annotations
