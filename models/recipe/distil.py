@@ -20,7 +20,8 @@ tables; `train.detector_sample`).
 With `--student` (C66), the student is instead a thinned detector (thin.py's, or train.py's
 checkpoint of one), and every layer of it learns, its batch norms training as train.py's
 do: for `--steps`, the whole output against the teacher's, as above, plus `--labels` times
-train.py's loss on the labels (`train.detector_loss`).
+train.py's loss on the labels (`train.detector_loss`), on train.py's one-cycle schedule
+from `--peak` (train.py's 1e-3 for weights it continues from, unless given).
 
     python models/recipe/distil.py --data ../shared/data/dice \
         --teacher artifacts/c63/shipped.pt --student artifacts/c64/ckpt/detector.pt \
@@ -81,6 +82,9 @@ def main() -> None:
     ap.add_argument("--student", type=Path, help="a thinned detector's .pt: all of it learns")
     ap.add_argument("--steps", type=int, default=2000, help="with --student")
     ap.add_argument("--labels", type=float, default=1.0, help="with --student: the labels' weight")
+    ap.add_argument(
+        "--peak", type=float, help="with --student: the schedule's peak rate (train.py's 1e-3)"
+    )
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--seed", type=int, default=5)
     args = ap.parse_args()
@@ -161,7 +165,7 @@ def whole(args, teacher, real, photos, rng, log):
     """C66: the thinned ``--student``, every layer learning, against the teacher's output
     and the labels, on batches drawn as train.py's detector stages draw them."""
     student = T.make_detector("lite0", mids=mids_of(torch.load(args.student)))
-    opt, sched = T.optimiser(student, args.steps, args.student, log, "student")
+    opt, sched = T.optimiser(student, args.steps, args.student, log, "student", peak=args.peak)
     student.train()
     n_real = round(BATCH * REAL_SHARE)
     t0 = time.time()

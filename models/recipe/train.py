@@ -536,11 +536,10 @@ def widen(net, state):
 DECAY = 1e-4
 
 
-def optimiser(net, steps, init, log, what, pretrained=False, decay=DECAY):
+def optimiser(net, steps, init, log, what, pretrained=False, decay=DECAY, peak=None):
     """AdamW (weight ``decay``) on a one-cycle schedule; continuing from ``init`` weights, or
-    from a ``pretrained`` trunk, a lower peak rate. Weights of a narrower model of the same
-    layers are widened (``widen``)."""
-    peak = 1e-3 if pretrained else 3e-3
+    from a ``pretrained`` trunk, a lower peak rate, unless ``peak`` gives it. Weights of a
+    narrower model of the same layers are widened (``widen``)."""
     if init is not None:
         state = torch.load(init)
         if all(state[k].shape == v.shape for k, v in net.state_dict().items()):
@@ -549,9 +548,13 @@ def optimiser(net, steps, init, log, what, pretrained=False, decay=DECAY):
             widen(net, state)
             log(f"{what}: widened from narrower weights")
         log(f"{what}: continuing from {init}")
-        peak = 1e-3
+        rate = 1e-3
+    else:
+        rate = 1e-3 if pretrained else 3e-3
     opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=decay)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, peak, total_steps=steps, pct_start=0.1)
+    sched = torch.optim.lr_scheduler.OneCycleLR(
+        opt, peak or rate, total_steps=steps, pct_start=0.1
+    )
     return opt, sched
 
 

@@ -46,3 +46,22 @@ def test_sizes_and_offsets_count_only_where_the_teacher_sees_a_die(distil):
         distil.output_loss(student, teacher).item()
         > distil.output_loss(teacher.clone(), teacher).item() + 1.0
     )
+
+
+def test_a_given_peak_rate_is_the_schedules_highest(train, tmp_path):
+    """`--peak` (C68): continuing from weights, the one-cycle schedule rises to the rate
+    given, not to train.py's 1e-3."""
+    net = torch.nn.Linear(3, 2)
+    init = tmp_path / "init.pt"
+    torch.save(net.state_dict(), init)
+    rates = {}
+    for peak in (None, 1e-4):
+        opt, sched = train.optimiser(net, 100, init, lambda _: None, "net", peak=peak)
+        seen = []
+        for _ in range(100):
+            opt.step()
+            sched.step()
+            seen.append(opt.param_groups[0]["lr"])
+        rates[peak] = max(seen)
+    assert rates[None] == pytest.approx(1e-3, rel=0.02)
+    assert rates[1e-4] == pytest.approx(1e-4, rel=0.02)
