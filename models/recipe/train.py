@@ -552,9 +552,7 @@ def optimiser(net, steps, init, log, what, pretrained=False, decay=DECAY, peak=N
     else:
         rate = 1e-3 if pretrained else 3e-3
     opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=decay)
-    sched = torch.optim.lr_scheduler.OneCycleLR(
-        opt, peak or rate, total_steps=steps, pct_start=0.1
-    )
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, peak or rate, total_steps=steps, pct_start=0.1)
     return opt, sched
 
 
