@@ -51,6 +51,19 @@ BATCH = 16
 REAL_SHARE = 0.75
 
 
+def samples(rng, real, photos, size):
+    """A batch of train.py's detector samples: three in four of real photos, the rest
+    rendered (``photos`` is ``real`` then the rendered tables)."""
+    n_real = round(BATCH * REAL_SHARE)
+    picks = [int(rng.integers(len(real))) for _ in range(n_real)]
+    picks += [int(rng.integers(len(real), len(photos))) for _ in range(BATCH - n_real)]
+    return [T.detector_sample(rng, *photos[i], size) for i in picks]
+
+
+def images(batch):
+    return torch.from_numpy(P.to_tensor(np.stack([b[0] for b in batch])))
+
+
 def stride4(net, x):
     """The teacher's stride-4 features that the patch stem replaces (block 1's output)."""
     f = net.stem((x - 0.5) / 0.5)
@@ -120,11 +133,7 @@ def main() -> None:
         p.requires_grad_(True)
 
     def batch():
-        n_real = round(BATCH * REAL_SHARE)
-        picks = [int(rng.integers(len(real))) for _ in range(n_real)]
-        picks += [int(rng.integers(len(real), len(photos))) for _ in range(BATCH - n_real)]
-        crops = [T.detector_sample(rng, *photos[i], size)[0] for i in picks]
-        return torch.from_numpy(P.to_tensor(np.stack(crops)))
+        return images(samples(rng, real, photos, size))
 
     with torch.no_grad():  # each channel's spread, from a few batches
         spread = torch.cat([stride4(teacher, batch()) for _ in range(8)]).std(dim=(0, 2, 3))
@@ -167,13 +176,10 @@ def whole(args, teacher, real, photos, rng, log):
     student = T.make_detector("lite0", mids=mids_of(torch.load(args.student)))
     opt, sched = T.optimiser(student, args.steps, args.student, log, "student", peak=args.peak)
     student.train()
-    n_real = round(BATCH * REAL_SHARE)
     t0 = time.time()
     for step in range(args.steps):
-        picks = [int(rng.integers(len(real))) for _ in range(n_real)]
-        picks += [int(rng.integers(len(real), len(photos))) for _ in range(BATCH - n_real)]
-        batch = [T.detector_sample(rng, *photos[i], P.DETECT_SIZE) for i in picks]
-        x = torch.from_numpy(P.to_tensor(np.stack([b[0] for b in batch])))
+        batch = samples(rng, real, photos, P.DETECT_SIZE)
+        x = images(batch)
         with torch.no_grad():
             t_out = teacher(x)
         s_out = student(x)
