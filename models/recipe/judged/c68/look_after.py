@@ -10,8 +10,8 @@ from pathlib import Path
 import cv2
 
 from companion.vision.evaluate import CROP_SETS, load_split, match
-from companion.vision.reader import DiceReader
 from companion.vision.pictures import as_bgr
+from companion.vision.reader import DiceReader
 
 
 def extras(reader, data):
@@ -36,23 +36,21 @@ if __name__ == "__main__":
     }
     for who, per in got.items():
         n = sum(len(v) for v in per.values())
-        print(
-            f"{who}: {n} boxes that are no labelled die, in {sum(1 for v in per.values() if v)} photos"
-        )
+        photos = sum(1 for v in per.values() if v)
+        print(f"{who}: {n} boxes that are no labelled die, in {photos} photos")
         for photo, boxes in per.items():
             for d in boxes:
                 w, h = d.box[2] - d.box[0], d.box[3] - d.box[1]
-                print(
-                    f"  {photo} box {[round(c) for c in d.box]} ({w:.0f}x{h:.0f}) read {d.face} {d.confidence:.2f}"
-                )
+                box = [round(c) for c in d.box]
+                print(f"  {photo} box {box} ({w:.0f}x{h:.0f}) read {d.face} {d.confidence:.2f}")
     for photo, boxes in got["C68"].items():
         if not boxes:
             continue
         img = as_bgr(cv2.imread(str(data / photo), cv2.IMREAD_UNCHANGED))
         for d in boxes:
-            x0, y0, x1, y1 = (int(round(c)) for c in d.box)
+            x0, y0, x1, y1 = (round(c) for c in d.box)
             cv2.rectangle(img, (x0, y0), (x1, y1), (0, 0, 255), 2)
         for d in got["shipped"][photo]:
-            x0, y0, x1, y1 = (int(round(c)) for c in d.box)
+            x0, y0, x1, y1 = (round(c) for c in d.box)
             cv2.rectangle(img, (x0 - 3, y0 - 3), (x1 + 3, y1 + 3), (255, 0, 0), 2)
         cv2.imwrite(str(look / (photo.replace("/", "__") + ".png")), img)
