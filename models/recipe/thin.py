@@ -18,8 +18,10 @@ half and trained 2,500 steps (C63), 4,500 (C64) and then recalibrated (C65), it 
 third to a half cheaper but kept neither the shipped detector's recall nor its precision
 on the dev photos (`models/recipe/judged/c63` to `c65`, RESULT.txt). Distilled from the
 shipped detector's output beside the labels (`distil.py --student`, C66, session 84), it
-kept the dev recall but not quite the precision (`judged/c66`), and 1,000 steps more of
-it (C67) kept neither.
+kept the dev recall but not quite the precision (`judged/c66`); 1,000 steps more of it
+(C67) kept neither, and 1,000 at a tenth of the rate (C68, session 85) kept the recall and
+boxed one more thing that is no die. Thinned to 0.625 and distilled 1,200 steps straight
+from the thinning (C69), it kept neither.
 """
 
 from __future__ import annotations
