@@ -237,17 +237,28 @@ def draw_die(
     slant: float | None = None,
     sides: bool = False,
     fonts: NumeralFonts | None = None,
+    elevation: float | None = None,
 ) -> Die:
     """Draw one die on ``img`` (float32 BGR, in place) and return where it is.
 
     ``sides``: the side faces a slant shows carry their own pips (numeral, dot or symbol),
-    as a real die's do, not only the body's colour. ``fonts``: see ``face_texture``."""
+    as a real die's do, not only the body's colour. ``fonts``: see ``face_texture``.
+    ``elevation``: the camera's height above the table's plane in degrees (90: straight
+    down), for a die seen as a camera there sees it, in place of ``slant``'s looser
+    drawing: its top face foreshortened to the sine of it and its sides showing the cosine
+    of its size below the top (a low view, where a die's front face is as tall as its top
+    or taller; the model card's C72)."""
     body, ink, opacity = random_colours(rng, face)
     angle = rng.uniform(0, 2 * np.pi) if angle is None else angle
-    slant = rng.uniform(0, 0.35) if slant is None else slant
-    top = _top_quad(rng, centre, size, angle, slant)
-    # the side face that shows when the die is seen at a slant, below the top face
-    depth = np.array([rng.uniform(-0.3, 0.3) * slant, slant], np.float32) * size
+    if elevation is None:
+        slant = rng.uniform(0, 0.35) if slant is None else slant
+        top = _top_quad(rng, centre, size, angle, slant)
+        # the side face that shows when the die is seen at a slant, below the top face
+        depth = np.array([rng.uniform(-0.3, 0.3) * slant, slant], np.float32) * size
+    else:
+        up = np.radians(elevation)
+        top = _top_quad(rng, centre, size, angle, 0.0, squash=float(np.sin(up)))
+        depth = np.array([0.0, np.cos(up)], np.float32) * size
     hull = cv2.convexHull(np.concatenate([top, top + depth]).astype(np.float32))[:, 0]
     h, w = img.shape[:2]
     _shadow(rng, img, hull, size)
@@ -282,11 +293,17 @@ def draw_die(
 
 
 def _top_quad(
-    rng: np.random.Generator, centre: tuple[float, float], size: float, angle: float, slant: float
+    rng: np.random.Generator,
+    centre: tuple[float, float],
+    size: float,
+    angle: float,
+    slant: float,
+    squash: float | None = None,
 ) -> np.ndarray:
     """The corners of a die's top face, turned by ``angle`` about ``centre`` and, seen at
-    ``slant``, foreshortened by a random amount."""
-    squash = 1 - slant * rng.uniform(0.3, 0.8)
+    ``slant``, foreshortened by a random amount (or by ``squash``, where given)."""
+    if squash is None:
+        squash = 1 - slant * rng.uniform(0.3, 0.8)
     half = size / 2
     corners = np.array([(-half, -half), (half, -half), (half, half), (-half, half)], np.float32)
     rot = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]], np.float32)

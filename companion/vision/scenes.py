@@ -187,13 +187,17 @@ def scene(
     things: list | None = None,
     sides: bool = False,
     fonts: NumeralFonts | None = None,
+    elevation: tuple[float, float] | None = None,
 ) -> tuple[np.ndarray, list[Die]]:
     """A table with dice on it: the BGR image and the dice, each with its box.
 
     ``mess`` things that are not dice (see ``clutter``) are drawn on the table first; their
     boxes are added to ``things`` if it is given. ``sides``: the dice may be seen at a
     steeper slant, their side faces drawn with their own pips (``draw_die``). ``fonts``:
-    numerals are drawn in these fonts too (``face_texture``).
+    numerals are drawn in these fonts too (``face_texture``). ``elevation``, a range of
+    degrees: the table seen from one camera height drawn from it, every die as a camera
+    there sees it (``draw_die``'s ``elevation``), its side faces drawn, and the far dice
+    first, so a die in front hides what lies behind it.
     """
     count = (
         len(faces) if faces is not None else (int(rng.integers(1, 9)) if count is None else count)
@@ -209,10 +213,19 @@ def scene(
         if things is not None:
             things.extend(boxes)
     dice = []
-    for i, (x, y, s) in enumerate(spots):
-        face = faces[i] if faces is not None else random_face(rng, kinds)
-        lean = slant * rng.uniform(0.7, 1.0)
-        dice.append(draw_die(rng, img, face, (x, y), s, slant=lean, sides=sides, fonts=fonts))
+    if elevation is not None:
+        up = float(rng.uniform(*elevation))
+        drawn: dict[int, Die] = {}
+        for i in sorted(range(len(spots)), key=lambda k: spots[k][1]):  # the far dice first
+            x, y, s = spots[i]
+            face = faces[i] if faces is not None else random_face(rng, kinds)
+            drawn[i] = draw_die(rng, img, face, (x, y), s, sides=True, fonts=fonts, elevation=up)
+        dice = [drawn[i] for i in range(len(spots))]
+    else:
+        for i, (x, y, s) in enumerate(spots):
+            face = faces[i] if faces is not None else random_face(rng, kinds)
+            lean = slant * rng.uniform(0.7, 1.0)
+            dice.append(draw_die(rng, img, face, (x, y), s, slant=lean, sides=sides, fonts=fonts))
     img = lighting(rng, img)
     return finish(rng, img), dice
 

@@ -67,6 +67,40 @@ def test_the_default_scene_has_no_side_faces():
         render._draw_sides = original
 
 
+@pytest.mark.parametrize("elevation", [20.0, 35.0, 60.0, 90.0])
+def test_a_die_seen_from_a_camera_height_has_the_height_it_would(elevation):
+    # Square on (angle 0), seen from ``elevation`` degrees above the table, a die of side 80
+    # shows its top face 80 * sin(elevation) deep and its front face 80 * cos(elevation)
+    # below it: from straight above, its top alone; seen low, a front face taller than it.
+    rng = np.random.default_rng(1)
+    img = np.full((300, 300, 3), 128, np.float32)
+    die = render.draw_die(rng, img, SIX, (150, 100), 80, angle=0.0, elevation=elevation)
+    x0, y0, x1, y1 = die.box
+    up = np.radians(elevation)
+    assert x1 - x0 == pytest.approx(80, abs=2)
+    assert y1 - y0 == pytest.approx(80 * (np.sin(up) + np.cos(up)), abs=2)
+
+
+def test_a_low_view_draws_the_far_dice_first():
+    # The scene seen low: every die with its side faces, the nearer (lower) ones drawn over
+    # the far ones; dice are given back in the order they were placed, as in every scene.
+    order = []
+    original = render.draw_die
+    try:
+        render.draw_die = lambda rng, img, face, centre, *a, **k: (
+            order.append((centre[1], k.get("elevation"), k.get("sides")))
+            or original(rng, img, face, centre, *a, **k)
+        )
+        scenes.draw_die = render.draw_die
+        _, dice = scenes.scene(np.random.default_rng(5), 256, 256, count=5, elevation=(25, 30))
+    finally:
+        render.draw_die = scenes.draw_die = original
+    ys = [y for y, _, _ in order]
+    assert ys == sorted(ys) and len(ys) == len(dice) > 1
+    assert all(25 <= e <= 30 and sides for _, e, sides in order)
+    assert sorted(d.centre[1] for d in dice) == ys
+
+
 # Debian's fonts-dejavu-core, which `make test` installs.
 DEJAVU = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
 SERIF = "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf"
