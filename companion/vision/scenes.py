@@ -212,20 +212,20 @@ def scene(
         boxes = clutter(rng, img, mess, size_range, list(spots))
         if things is not None:
             things.extend(boxes)
-    dice = []
-    if elevation is not None:
-        up = float(rng.uniform(*elevation))
-        drawn: dict[int, Die] = {}
-        for i in sorted(range(len(spots)), key=lambda k: spots[k][1]):  # the far dice first
-            x, y, s = spots[i]
-            face = faces[i] if faces is not None else random_face(rng, kinds)
-            drawn[i] = draw_die(rng, img, face, (x, y), s, sides=True, fonts=fonts, elevation=up)
-        dice = [drawn[i] for i in range(len(spots))]
-    else:
-        for i, (x, y, s) in enumerate(spots):
-            face = faces[i] if faces is not None else random_face(rng, kinds)
+    up = None if elevation is None else float(rng.uniform(*elevation))
+    order = (
+        range(len(spots)) if up is None else sorted(range(len(spots)), key=lambda k: spots[k][1])
+    )
+    drawn: dict[int, Die] = {}
+    for i in order:  # seen low, the far dice first
+        x, y, s = spots[i]
+        face = faces[i] if faces is not None else random_face(rng, kinds)
+        if up is None:
             lean = slant * rng.uniform(0.7, 1.0)
-            dice.append(draw_die(rng, img, face, (x, y), s, slant=lean, sides=sides, fonts=fonts))
+            drawn[i] = draw_die(rng, img, face, (x, y), s, slant=lean, sides=sides, fonts=fonts)
+        else:
+            drawn[i] = draw_die(rng, img, face, (x, y), s, sides=True, fonts=fonts, elevation=up)
+    dice = [drawn[i] for i in range(len(spots))]
     img = lighting(rng, img)
     return finish(rng, img), dice
 
