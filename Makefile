@@ -77,7 +77,7 @@ bench: $(STAMP) $(HELDOUT_FONTS)
 #   with every die in quarter turns (read in quarter turns);
 # - its third, asked about a die both leave unsure: the classifier's five upright stages with
 #   three numerals in four drawn in models/recipe/fonts.txt's fonts, and a sixth with more
-#   of them in OpenCV's faces (session 46's C23, models/README.md).
+#   of them in OpenCV's faces (session 46's C23, models/HISTORY.md).
 # Each classifier's third stage learns from the hard "not a die" crops that a small detector
 # and its own second stage find (the classifier's and the font-trained one's: the coarse
 # detector; the opinion's: the coarse detector's second stage); the fourth and fifth stages

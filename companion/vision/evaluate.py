@@ -270,7 +270,7 @@ def _rates(t: dict) -> dict:
     }
     rates["wrong_when_sure"] = round(wrong_share(rates), 4) if t["matched"] else None
     # photos of whole tables by how many labelled dice they hold: a crowded photo is seldom
-    # read entirely right, and the splits hold different shares of them (models/README.md)
+    # read entirely right, and the splits hold different shares of them (models/HISTORY.md)
     bands = dict.fromkeys(crowd_band(n) for n in (*range(CROWDS[0]), *CROWDS))
     crowding = {
         band: {"photos": t[f"crowd_photos:{band}"], "entirely_right": t[f"crowd_right:{band}"]}
@@ -335,7 +335,7 @@ def speed(reader: DiceReader, data: Path, count: int = 60, passes: int = SPEED_P
 
     Each frame is read once to warm the reader, then timed in ``passes`` passes over all the
     frames: a shared machine's speed drifts over seconds to minutes (the development
-    machine's by a quarter, models/README.md), and one pass's median moves with it. The
+    machine's by a quarter, models/HISTORY.md), and one pass's median moves with it. The
     median is over every timed read; each pass's median is reported too, so the drift
     shows."""
     frames = [cv2.imencode(".jpg", img)[1] for img in speed_frames(data, count)]

@@ -73,7 +73,7 @@ class PatchStem(nn.Module):
     detector's time), a 4x4 convolution with stride 4 straight to stride 4, then two
     depthwise-separable layers, ending as block 1 ends (24 channels, linear). It learns
     that output from a trained detector (``distil.py``). Not shipped: C62 (session 81,
-    models/README.md) saved about 5 ms of 31 on an AVX2 machine and, as trained there, lost
+    models/HISTORY.md) saved about 5 ms of 31 on an AVX2 machine and, as trained there, lost
     a tenth of the dev dice."""
 
     def __init__(self, width: int = 64, out: int = 24):

@@ -11,7 +11,7 @@ whose ranges are the extremes (MinMax) seen over crops of real train dice outsid
 split, in the four looks the reader reads the classifier in (the card beside --out says which).
 
 Why: the classifier is most of a frame's reading (four looks a die), and the int8 copy
-reads a look in a little over half the time here (models/README.md has the figures).
+reads a look in a little over half the time here (models/HISTORY.md has the figures).
 Training only: it needs the `train` extra (onnx).
 
 A detector (a model whose input is ``image``) is quantized the same way, with its ranges
@@ -22,14 +22,14 @@ conversion, the channel order and any normalisation before its first convolution
 into that convolution's weights (``bytes_in``). The reader then hands it the letterboxed
 frame as it is (``pictures.to_bytes``): no float copy of the frame, and no layers that only
 rescale it (Sub, Div and QuantizeLinear took 0.72 ms of R92's 8-bit detector at 512x512
-here; models/README.md, C1).
+here; models/HISTORY.md, C1).
 
 Last (``takes_blocks``), a detector whose first convolution is 3x3 with stride 2 computes the
 same integers faster: that convolution becomes a 2x2 one over the frame's 2x2 blocks of
 pixels (12 channels, "space to depth"), and the detector takes the blocks as they lie in the
 frame's memory, uint8 (N, H/2, W/2, 12): a convolution over 3 channels is slow in
 onnxruntime's integer kernels, and a channels-last input spares it two transposes
-(``pictures.to_blocks``; models/README.md, C7).
+(``pictures.to_blocks``; models/HISTORY.md, C7).
 """
 
 from __future__ import annotations
@@ -127,7 +127,7 @@ def bytes_in(model) -> None:
 
     Folding an offset is exact inside the picture; on its top and left edges the first
     convolution's zero padding now stands for a black border instead of the offset's grey
-    (measured in models/README.md: a hair of difference in the heat there)."""
+    (measured in models/HISTORY.md: a hair of difference in the heat there)."""
     from onnx import numpy_helper
 
     graph = model.graph
