@@ -25,7 +25,7 @@ import numpy as np
 from companion.vision.evaluate import load_split, match
 from companion.vision.heat import STRIDE, _peaks, decode
 from companion.vision.pictures import as_bgr, letterbox
-from companion.vision.reader import DiceReader, model_dir
+from companion.vision.reader import STRIDE_COARSEST, DiceReader, model_dir
 
 
 def iou(a, b) -> float:
@@ -36,7 +36,7 @@ def iou(a, b) -> float:
 
 
 def heat_map(reader: DiceReader, img: np.ndarray):
-    boxed, scale = letterbox(as_bgr(img), reader.detect_size, 32)
+    boxed, scale = letterbox(as_bgr(img), reader.detect_size, STRIDE_COARSEST)
     feed = reader._detector_input(boxed[None])
     return reader._detector.run(None, {"image": feed})[0][0], scale
 
