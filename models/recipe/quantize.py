@@ -11,7 +11,7 @@ whose ranges are the extremes (MinMax) seen over crops of real train dice outsid
 split, in the four looks the reader reads the classifier in (the card beside --out says which).
 
 Why: the classifier is most of a frame's reading (four looks a die), and the int8 copy
-reads a look in a little over half the time here (models/HISTORY.md has the figures).
+reads a look in a little over half the time here.
 Training only: it needs the `train` extra (onnx).
 
 A detector (a model whose input is ``image``) is quantized the same way, with its ranges
@@ -21,15 +21,15 @@ take the frame's bytes: its input becomes uint8 BGR (N, 3, H, W), 0..255, with t
 conversion, the channel order and any normalisation before its first convolution folded
 into that convolution's weights (``bytes_in``). The reader then hands it the letterboxed
 frame as it is (``pictures.to_bytes``): no float copy of the frame, and no layers that only
-rescale it (Sub, Div and QuantizeLinear took 0.72 ms of R92's 8-bit detector at 512x512
-here; models/HISTORY.md, C1).
+rescale it (Sub, Div and QuantizeLinear took 0.72 ms of an 8-bit Lite0 detector at 512x512
+here).
 
 Last (``takes_blocks``), a detector whose first convolution is 3x3 with stride 2 computes the
 same integers faster: that convolution becomes a 2x2 one over the frame's 2x2 blocks of
 pixels (12 channels, "space to depth"), and the detector takes the blocks as they lie in the
 frame's memory, uint8 (N, H/2, W/2, 12): a convolution over 3 channels is slow in
 onnxruntime's integer kernels, and a channels-last input spares it two transposes
-(``pictures.to_blocks``; models/HISTORY.md, C7).
+(``pictures.to_blocks``).
 """
 
 from __future__ import annotations
@@ -127,7 +127,7 @@ def bytes_in(model) -> None:
 
     Folding an offset is exact inside the picture; on its top and left edges the first
     convolution's zero padding now stands for a black border instead of the offset's grey
-    (measured in models/HISTORY.md: a hair of difference in the heat there)."""
+    (a hair of difference in the heat there)."""
     from onnx import numpy_helper
 
     graph = model.graph
@@ -221,9 +221,7 @@ def takes_blocks(model) -> bool:
     pixel's B, G, R (``pictures.to_blocks``), when its first convolution is 3x3 with stride 2
     and padding 1: that convolution becomes a 2x2 one with stride 1 over the blocks, padded
     by one block at the top and left, its int8 weights rearranged (and zero where a block's
-    pixel lies outside the 3x3), so it sums the same products; or when it is 4x4 with stride
-    4 and no padding (C62's patch stem): a 2x2 one with stride 2 over the blocks. Returns
-    whether it did."""
+    pixel lies outside the 3x3), so it sums the same products. Returns whether it did."""
     from onnx import TensorProto, helper, numpy_helper
 
     graph = model.graph
@@ -248,40 +246,20 @@ def takes_blocks(model) -> bool:
         and attrs.get("dilations", [1, 1]) == [1, 1]
         and attrs.get("auto_pad", b"NOTSET") == b"NOTSET"
     )
-    # C62's patch stem: a 4x4 convolution with stride 4 and no padding reads each output
-    # cell's 4x4 pixels, which are 2x2 blocks: a 2x2 convolution with stride 2 over them.
-    patch = (
-        w.shape[1:] == (3, 4, 4)
-        and attrs.get("strides") == [4, 4]
-        and attrs.get("pads", [0, 0, 0, 0]) == [0, 0, 0, 0]
-        and attrs.get("group", 1) == 1
-        and attrs.get("dilations", [1, 1]) == [1, 1]
-        and attrs.get("auto_pad", b"NOTSET") == b"NOTSET"
-    )
-    if not (stem or patch):
+    if not stem:
         return False
     blocks = np.zeros((w.shape[0], 4 * w.shape[1], 2, 2), w.dtype)
-    if stem:
-        for dy, (ky, by) in BLOCK_TAPS.items():
-            for dx, (kx, bx) in BLOCK_TAPS.items():
-                for c in range(w.shape[1]):
-                    blocks[:, (by * 2 + bx) * w.shape[1] + c, ky, kx] = w[:, c, dy, dx]
-    else:
-        for ky in range(2):
-            for kx in range(2):
-                for by in range(2):
-                    for bx in range(2):
-                        for c in range(w.shape[1]):
-                            blocks[:, (by * 2 + bx) * w.shape[1] + c, ky, kx] = w[
-                                :, c, 2 * ky + by, 2 * kx + bx
-                            ]
+    for dy, (ky, by) in BLOCK_TAPS.items():
+        for dx, (kx, bx) in BLOCK_TAPS.items():
+            for c in range(w.shape[1]):
+                blocks[:, (by * 2 + bx) * w.shape[1] + c, ky, kx] = w[:, c, dy, dx]
     inits[weight_dq.input[0]].CopyFrom(numpy_helper.from_array(blocks, weight_dq.input[0]))
     conv.ClearField("attribute")
     conv.attribute.extend(
         [
             helper.make_attribute("kernel_shape", [2, 2]),
-            helper.make_attribute("strides", [1, 1] if stem else [2, 2]),
-            helper.make_attribute("pads", [1, 1, 0, 0] if stem else [0, 0, 0, 0]),
+            helper.make_attribute("strides", [1, 1]),
+            helper.make_attribute("pads", [1, 1, 0, 0]),
         ]
     )
     # The blocks come channels last; onnxruntime's integer convolutions work channels last

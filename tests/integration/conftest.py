@@ -25,19 +25,6 @@ def wheel(tmp_path_factory) -> Path:
     return found
 
 
-@pytest.fixture(scope="module")
-def train():
-    """models/recipe's train.py, imported as the recipe's scripts import each other (its
-    folder on the path while the module's tests run). Training only: a test using it is
-    skipped where PyTorch (the `train` extra) is not installed."""
-    pytest.importorskip("torch")
-    with pytest.MonkeyPatch.context() as patch:
-        patch.syspath_prepend(str(REPO / "models" / "recipe"))
-        import train
-
-        yield train
-
-
 @pytest.fixture
 def config(tmp_path, monkeypatch):
     """A config file whose games and taught dice live under ``tmp_path / "data"``."""
