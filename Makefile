@@ -11,7 +11,7 @@ FONTS := /usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf
 DICE_DATA ?= ../shared/data/dice
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test lint bench model model-detector model-faces model-opinion model-fonted clean
+.PHONY: run test test-training lint bench model model-detector model-faces model-opinion model-fonted clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -42,6 +42,12 @@ lint: $(STAMP)
 test: $(STAMP) $(CHROMIUM) $(SHELLCHECK) $(FONTS) $(ARM64)/site lint
 	$(BIN)/python -m pytest
 
+# The training recipe's own tests (models/recipe: quantizing, unfolding a shipped model,
+# training samples); they need PyTorch and onnx, the train extra. CI does not run them.
+test-training: $(STAMP) $(FONTS)
+	$(BIN)/pip install --quiet -e '.[dev,train]'
+	$(BIN)/python -m pytest tests/training
+
 # The numerals benchmark draws dice in fonts the classifier never learned, from Debian's
 # fonts-liberation, fonts-freefont-ttf and fonts-urw-base35 (models/recipe/heldout-fonts.txt).
 HELDOUT_FONTS := /usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf \
@@ -64,7 +70,7 @@ bench: $(STAMP) $(HELDOUT_FONTS)
 	$(BIN)/python -m companion bench numerals --fonts models/recipe/heldout-fonts.txt
 
 # Retrain the dice models from the train splits and rendered scenes (PyTorch, CPU), then pick
-# the thresholds on the kept-aside dev photos. Four models (models/README.md):
+# the thresholds on the kept-aside dev photos. Five models (models/README.md):
 # - the detector: EfficientNet-Lite0's trunk (its ImageNet weights come with the train extra)
 #   under a small pyramid and head, two stages, three quarters of each batch from the real
 #   photos;
@@ -77,23 +83,22 @@ bench: $(STAMP) $(HELDOUT_FONTS)
 #   with every die in quarter turns (read in quarter turns);
 # - its third, asked about a die both leave unsure: the classifier's five upright stages with
 #   three numerals in four drawn in models/recipe/fonts.txt's fonts, and a sixth with more
-#   of them in OpenCV's faces (session 46's C23, models/HISTORY.md).
+#   of them in OpenCV's faces.
 # Each classifier's third stage learns from the hard "not a die" crops that a small detector
 # and its own second stage find (the classifier's and the font-trained one's: the coarse
 # detector; the opinion's: the coarse detector's second stage); the fourth and fifth stages
 # are for numeral faces. The detector and the three classifiers are then quantized to 8-bit
 # integers (models/recipe/quantize.py), calibrated on the train photos, and the thresholds
 # picked.
-# About nine to ten hours on 2 cores (estimated from each stage's logged time; the third
-# classifier's six stages took about an hour at two threads in sessions 40 and 41); not run
-# end to end.
+# About nine to ten hours on 2 cores (estimated from each stage's logged time); not run end
+# to end at full length.
 # `make model MODELS=DIR` writes a candidate into DIR instead of over the shipped models;
 # compare it with `companion bench vision --split dev --models DIR --against models` (photo
 # by photo: the dev photos each reads entirely right and the other not). DIR starts from the shipped
 # card, so the reader's own settings in it (faint peaks, the second look and opinion) are kept.
 # `make model MODELS=DIR CKPT=DIR2 TRAIN_FLAGS="--max-steps 12 --synthetic 40"` is a smoke run:
 # every stage, the quantizations and the calibration, a few steps each (10 minutes on 2 cores,
-# measured in session 46), to check that the recipe runs end to end; its models are of no use.
+# measured), to check that the recipe runs end to end; its models are of no use.
 TRAIN := $(BIN)/python models/recipe/train.py --data $(DICE_DATA) --threads 1 $(TRAIN_FLAGS)
 MODELS ?= models
 CKPT ?= artifacts/model-checkpoints

@@ -17,9 +17,9 @@ def in_rows(boxes: list[Box]) -> list[int]:
     """The order to read the dice in ``boxes`` in, as indices: rows top to bottom, each
     left to right. The highest die not yet in a row begins one, and every die whose centre
     lies no lower than that die's bottom edge joins it, so dice side by side are one row
-    however little one stands higher. (Until session 61 a die's row was its top edge, in
-    the reader, or its centre, in the Settler, divided by its own height, and of two dice
-    side by side, one 2 px higher than the other, the one on the right could come first.)"""
+    however little one stands higher. (A row by each die's own top edge or centre, divided
+    by its height, would put the right one of two dice side by side first when it stands
+    2 px higher.)"""
     left = sorted(range(len(boxes)), key=lambda i: (boxes[i][1] + boxes[i][3], boxes[i][0]))
     order: list[int] = []
     while left:

@@ -3,8 +3,8 @@
 The face classifier reads every die (``DiceReader._read_each``). A die it leaves unsure is
 read again with other margins (``second_look``) and then by the card's other classifiers in
 turn (``second_opinion``); a die it reads with confidence is read again by the card's
-``veto``, and made unsure where that surely reads another face (the model card: C10, C23,
-C24). ``Cascade`` is that part of ``DiceReader``.
+``veto``, and made unsure where that surely reads another face (the model card).
+``Cascade`` is that part of ``DiceReader``.
 """
 
 from __future__ import annotations

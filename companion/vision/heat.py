@@ -14,9 +14,9 @@ import numpy as np
 from companion.vision.boxes import SAME_DIE, within
 
 STRIDE = 4  # detector output cell, in input pixels
-MAX_DICE = 60  # the dice a pass keeps by default (``decode``'s max_dice; C45, C47)
+MAX_DICE = 60  # the dice a pass keeps by default (``decode``'s max_dice)
 # The most a whole-picture pass, or a tile's, keeps of a heap: a bound on the classifier's
-# work on a frame of hundreds of peaks (C47, C48, the model card).
+# work on a frame of hundreds of peaks.
 HEAP_DICE = 200
 
 
@@ -32,14 +32,14 @@ def decode(
 
     ``max_dice`` counts the dice kept, not the peaks looked at: a second peak on a die
     already kept uses up no place, so a crowded table, with more peaks than dice, keeps
-    its cooler dice (C45, the model card)."""
+    its cooler dice."""
     heats, cxs, cys, wholes, reach = _peaks(out, threshold, scale)
     h, w = shape
     found = []
     # A second peak on a die already found (its centre well inside that die, and its box
     # mostly within that die's) is the same die. Dice on a table are about a die apart, but
     # in a heap one die stands in front of another and their centres come closer: then most
-    # of the second box lies outside the first (C44, the model card). Each die kept marks
+    # of the second box lies outside the first. Each die kept marks
     # the cooler peaks on it at once.
     same = np.zeros(len(heats), bool)
     for i in range(len(heats)):

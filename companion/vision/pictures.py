@@ -29,7 +29,7 @@ TURNS = 4  # quarter turns of each crop the classifier reads (their answers are 
 # is the same face turned); or "upright", for a classifier trained to keep a picture's up (an
 # oblique photo shows a die's top face above its front face): the crop as it is and turned
 # UPRIGHT_TURN degrees either way, all three with their up kept. Never mirrored: a mirrored
-# numeral or symbol is not that face (model card, C1).
+# numeral or symbol is not that face.
 LOOKS = ("turns", "upright")
 UPRIGHT_TURN = 10.0
 # Where the camera stood (DiceReader's ``view``), so an "upright" classifier gets each die
@@ -39,8 +39,8 @@ UPRIGHT_TURN = 10.0
 # the point below the camera (the picture's centre) and a side face towards it, so a die in
 # the lower half of the frame shows its top face below its side face, and one at the left or
 # right edge sideways. Each crop is then turned so that the direction away from the centre
-# is up (session 38: the dev photos turned 180 degrees and read as "slanted" gave 29 dice of
-# 268 read wrong with confidence, against 2).
+# is up (the epanemu dev photos turned 180 degrees and read as "slanted" gave 29 dice of
+# 268 read wrong with confidence, against 2 as they are).
 VIEWS = ("slanted", "down")
 # A colour cast (``neutral``): a picture whose channels' levels differ by more than CAST
 # (99% of the train photos outside dev do not) is taken down to NEUTRAL (their median).
@@ -171,7 +171,7 @@ def body_level(crop: np.ndarray) -> np.ndarray | None:
 
 
 def dot_gains(crop: np.ndarray, picture: np.ndarray | None) -> np.ndarray | None:
-    """The channel gains a colour dot's crop is read again with (C61, the model card): its
+    """The channel gains a colour dot's crop is read again with: its
     light body brought to grey, the die's own white showing the light it was seen in; for a
     dark body, which shows none, ``picture``'s (the gains that take the picture's measured
     cast out, ``cast_gains``; None where it has none, and the crop is read as it is)."""
@@ -196,7 +196,7 @@ def letterbox(
     scale = size / max(h, w)
     nh, nw = max(1, round(h * scale)), max(1, round(w * scale))
     # The area filter only past 2x (640 to 512 px: 2.5 ms against 0.8). INTER_LINEAR_EXACT,
-    # unlike INTER_LINEAR, gives the same bytes on x86 and ARM (model card, C8).
+    # unlike INTER_LINEAR, gives the same bytes on x86 and ARM.
     small = cv2.resize(
         img, (nw, nh), interpolation=cv2.INTER_AREA if scale < 0.5 else cv2.INTER_LINEAR_EXACT
     )

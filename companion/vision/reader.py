@@ -88,7 +88,7 @@ SYMBOL_EMBEDDING = "grey"  # how a taught die's symbols are embedded (``symbol_c
 DOT_VALUE = {"yellow": 1, "red": 2, "blue": 3, "purple": 4, "green": 5, "orange": 6}
 # A pass reads its MAX_DICE hottest dice as any die (``heat.decode``); a heap's further
 # dice, up to HEAP_DICE in all, only where read with a face at HEAP_CONFIDENCE or more
-# (C47, the model card).
+# .
 HEAP_CONFIDENCE = 0.8
 
 
@@ -312,8 +312,7 @@ class DiceReader(Cascade, TilePass):
         Given the ``cast`` of the picture the crops are from, a crop read as a colour dot is
         read again balanced (``dot_gains``: by its die's light body, or else by the
         picture's cast) and that reading taken: a dot's colour is its face, and under a
-        lamp's cast a dot on a dark die was read as its neighbour colour (C61, the model
-        card)."""
+        lamp's cast a dot on a dark die was read as its neighbour colour."""
         probs, emb = self._classify_as_seen(faces, crops, looks)
         if cast is None or not len(probs):
             return probs, emb
@@ -379,10 +378,10 @@ class DiceReader(Cascade, TilePass):
     def _read_fine(self, img: FacePicture, look: np.ndarray) -> list[tuple[DieReading, float]]:
         """The dice the detector finds at its full input side, each with its peak's heat.
 
-        The ``MAX_DICE`` hottest are read as any die. A heap's further dice (up to
-        ``HEAP_DICE``) are read apart, after them, and kept only where read with a face at
-        ``HEAP_CONFIDENCE`` or more: a heap adds dice read surely, never one to confirm
-        (C47, the model card)."""
+         The ``MAX_DICE`` hottest are read as any die. A heap's further dice (up to
+         ``HEAP_DICE``) are read apart, after them, and kept only where read with a face at
+         ``HEAP_CONFIDENCE`` or more: a heap adds dice read surely, never one to confirm
+        ."""
         faint = self.faint_threshold
         # Not with a taught die: its faces are named by the looser embedding match, which
         # tokens and coins on the table can pass.

@@ -122,7 +122,7 @@ def _check_distinct(die: CustomDice) -> None:
 
 # Two faces look the same when at least this share of their shows have their nearest other
 # show on the other face, as a throw is read (``CustomDice.match``). On rendered six-symbol
-# dice taught from five places (artifacts/s42/refusal.py, models/README.md), it refused 1 of
+# dice taught from five places, it refused 1 of
 # 10 dice with distinct faces and 9 of 10 with one symbol under two names; the faces' means
 # within 0.05 (the rule before, kept for a face shown once) refused 9 and 10.
 ALIKE = 1 / 3
@@ -176,9 +176,9 @@ def shows_from_folder(
 
 
 # How many times each face is shown from the camera, the die moved and turned in between.
-# Rendered symbol dice, 10 dice of six faces, each face thrown 20 times (artifacts/s42,
-# models/README.md): taught from five frames of one placement, 75.9% read right and 6.8%
-# wrong; from three placements, 84.7% and 2.5%; from five, 89.9% and 1.4%.
+# Rendered symbol dice, 10 dice of six faces, each face thrown 20 times: taught from five
+# frames of one placement, 75.9% read right and 6.8% wrong; from three placements, 84.7%
+# and 2.5%; from five, 89.9% and 1.4%.
 PLACEMENTS = 5
 # Frames let go after each Enter: a USB webcam's frames wait in OpenCV's V4L2 buffers (four
 # by default, DEFAULT_V4L_BUFFERS), taken before the die was moved. Where frames are new

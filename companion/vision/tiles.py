@@ -4,8 +4,7 @@ In a big picture (a phone's photo of a whole table) a die under ``SMALL`` of the
 longer side is under about 20 px at the detector's input, where the whole-picture pass
 mostly misses it. ``TilePass``, a part of ``DiceReader``, runs the detector on overlapping
 tiles, each at the detector's full input, and keeps a tile's die only where it is whole in
-its tile, read with a face with confidence and found again at a die's usual size (C39 and
-C40, the model card).
+its tile, read with a face with confidence and found again at a die's usual size.
 """
 
 from __future__ import annotations
@@ -29,24 +28,24 @@ TILE_STEP = 768  # tiles overlap by 256 px, more than a small die, so each is wh
 AGAIN = 40  # px at the detector's input a small die is found again at (``_found_again``)
 AGAIN_SIDES = (0.6, 1.6)  # the die found again: its side against the box it is checked for
 # A clump of small dice boxed as one die gives way to the tile dice read inside it, each at
-# most CLUMP_SIDE of its side, two or more, covering CLUMP_COVER of its box (C50), counting
-# the small dice an inner clump already read there (C52).
+# most CLUMP_SIDE of its side, two or more, covering CLUMP_COVER of its box, counting
+# the small dice an inner clump already read there.
 CLUMP_SIDE = 0.75
 CLUMP_COVER = 0.15
-CLUMP_PASSES = 5  # passes over the dice at most, while the pass before let one give way (C53)
+CLUMP_PASSES = 5  # passes over the dice at most, while the pass before let one give way
 # A die over ONE_SIDE times the one tile die read inside it, with a tile peak beside it, is
-# that die and part of its neighbour boxed as one: it gives way to it too (C55;
-# AGAIN_SIDES' upper bound).
+# that die and part of its neighbour boxed as one: it gives way to it too
+# (AGAIN_SIDES' upper bound).
 ONE_SIDE = 1.6
 # Dice at one table are about one size: a tile peak under SPECK times the smallest die the
 # whole-picture pass read with a face is a speck of the table (an enlarged photo's cloth),
-# not a die, and is not taken (C57). The smallest, not the median: the whole-picture pass
+# not a die, and is not taken. The smallest, not the median: the whole-picture pass
 # boxes a heap's dice large, and the median of its boxes would leave heap dice out.
 SPECK = 0.25
 # A faint tile die read less than surely (its peak's heat under STRONG, its face's
 # confidence under SURE) stands only where the detector finds it again with the die at
 # CLOSE px at its input too: seen that close an enlarged photo's speck is a blob, where a
-# real small die is still a die (C58).
+# real small die is still a die.
 STRONG = 0.6
 SURE = 0.95
 CLOSE = 96
@@ -54,9 +53,9 @@ CLOSE = 96
 
 def _enough(read: list, inside: list, side: float, beside: bool) -> bool:
     """Whether the tile dice ``read`` in a die of ``side`` and the small dice of the result
-    ``inside`` it are enough for it to give way: two or more (C50, C52), or, where a peak
-    lies ``beside`` it, one tile die alone, its side under 1 / ``ONE_SIDE`` of the die's
-    (C55)."""
+     ``inside`` it are enough for it to give way: two or more, or, where a peak
+     lies ``beside`` it, one tile die alone, its side under 1 / ``ONE_SIDE`` of the die's
+    ."""
     n = len(read) + len(inside)
     return n >= 2 or (beside and n == 1 and not inside and side > ONE_SIDE * box_side(read[0]))
 
@@ -92,9 +91,9 @@ class TilePass:
         A die of the whole-picture pass under ``SMALL``, read unsure and not found again,
         gives way first: in a big picture the whole-picture pass sees the table's things
         at a few pixels, where it takes some for dice it cannot read; its place is the
-        tile pass's (C40, the model card). A tile peak under ``SPECK`` times the smallest
+        tile pass's. A tile peak under ``SPECK`` times the smallest
         die that pass read with a face is not taken: dice at one table are about one size,
-        and a tile reads an enlarged photo's specks as dice (C57, the model card)."""
+        and a tile reads an enlarged photo's specks as dice."""
         if max(look.shape[:2]) <= TILE:
             return dice
         limit = SMALL * max(look.shape[:2])
@@ -122,7 +121,7 @@ class TilePass:
         kept, each with the heat it was given (its peak's, or a clump's that gave way). One
         under ``STRONG`` heat and ``SURE`` confidence is found again at ``CLOSE`` px too: a
         tile reads an enlarged photo's specks as faint dice, found again at a die's usual
-        size but not close up (C58, the model card)."""
+        size but not close up."""
         read = self._read_each(img, [box for box, _ in kept])
         return [
             (die, heat)
@@ -133,7 +132,7 @@ class TilePass:
     def _tile_die_stands(self, look: np.ndarray, die: DieReading, heat: float) -> bool:
         """Whether a tile die read with a face is found again (``_found_again``) at ``AGAIN``
         px, and, where its heat is under ``STRONG`` and its confidence under ``SURE``, at
-        ``CLOSE`` px too (C58)."""
+        ``CLOSE`` px too."""
         if not self._found_again(look, die.box):
             return False
         return heat >= STRONG or die.confidence >= SURE or self._found_again(look, die.box, CLOSE)
@@ -143,8 +142,8 @@ class TilePass:
         way (not in ``result``) had kept out, and that were not read before (not in
         ``kept``): the keeping loop's test, ``centre_inside`` or ``same_die``, measures in
         sides of the larger box, so a clump boxed as one die keeps out the dice beside it
-        too, and once it gives way to its own dice nothing else would read them (C51, the
-        model card). Where no die gave way, nothing is read."""
+        too, and once it gives way to its own dice nothing else would read them. Where no
+        die gave way, nothing is read."""
         gone = [die.box for die, _ in dice if not any(die is d for d, _ in result)]
         if not gone:
             return []
@@ -159,7 +158,7 @@ class TilePass:
         it, a pass (``_clumps_pass``) run again on its own result while the pass before let a
         die give way, at most ``CLUMP_PASSES`` in all: boxes over one heap that overlap
         without holding each other's centres keep each other's peaks out, so one tried early
-        stays beside a neighbour that gives way after it (C53, the model card)."""
+        stays beside a neighbour that gives way after it."""
         for _ in range(CLUMP_PASSES):
             result = self._clumps_pass(img, look, dice, found)
             if [id(d) for d, _ in result] == [id(d) for d, _ in dice]:  # none gave way
@@ -178,17 +177,17 @@ class TilePass:
         other dice, when two or more are read with a face and found again and they cover
         ``CLUMP_COVER`` of its box: a big die's pips or a photo's specks, read as dice, cover
         little of it. The peaks' own boxes must cover it first, so a big die's pips are
-        never read (C50, the model card).
+        never read.
 
         Dice are tried smallest first, and a larger die holding the centre of the one tried
         keeps none of its peaks out: two boxes over one patch of a heap, one inside the
         other, would otherwise each keep the other's dice out. The small dice already read
         inside a die (an inner clump's) count with its clump, so the outer box gives way
-        too (C52, the model card). A die over ``ONE_SIDE`` times the one tile die read
+        too. A die over ``ONE_SIDE`` times the one tile die read
         inside it, and no other, gives way to it where a tile peak lies beside it
         (``_beside``): a die and part of its neighbour boxed as one, whose size keeps the
         neighbour out. A big die alone, one patch of its face taken by a tile for a die,
-        has no peak beside it and stays (C55, the model card)."""
+        has no peak beside it and stays."""
         result = list(dice)
         hottest_first = [box for box, _ in sorted(found, key=lambda f: -f[1])]
         for die, heat in sorted(dice, key=lambda d: box_side(d[0].box)):
@@ -207,7 +206,7 @@ class TilePass:
         """The detector's boxes (the picture's pixels) and heat in each tile of ``look``, tile
         by tile, and whether the tile pass may take each: whole in its tile and under
         ``SMALL`` of the picture's longer side. A tile keeps up to ``HEAP_DICE``: a tile of
-        a dense heap of small dice holds more than a pass's usual 60 (C48, the model card)."""
+        a dense heap of small dice holds more than a pass's usual 60."""
         h, w = look.shape[:2]
         limit = SMALL * max(h, w)
         peaks = []
@@ -230,7 +229,7 @@ class TilePass:
         at the faint threshold or more, centred within ``SAME_DIE`` of the die's side of its
         centre, its side ``AGAIN_SIDES`` of the die's. Seen at a die's usual size, with its
         surroundings, a board's token a tile took for a die is seldom taken for one; a small
-        real die is found again (C39 and C40, the model card)."""
+        real die is found again."""
         side = box_side(box)
         cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
         window = round(side * self.detect_size / again)
@@ -253,7 +252,7 @@ def _clump_in(die: DieReading, result: list, hottest_first: list) -> tuple[list,
     the tile peaks it takes, of ``hottest_first``, each centred inside its box, at most
     ``CLUMP_SIDE`` of its side, apart from those taken before it and not kept out by
     another die (a larger die holding ``die``'s centre keeps none out); and the small dice
-    of ``result`` already centred inside it (C50, C52, the model card)."""
+    of ``result`` already centred inside it."""
     side = box_side(die.box)
     others = [
         d.box

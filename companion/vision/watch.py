@@ -16,9 +16,9 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
-from companion.vision.camera import CameraSupervisor
 from companion.vision.reader import DiceReader
 from companion.vision.settle import Frame, Reading, Settled, Settler
+from companion.vision.supervisor import CameraSupervisor
 from companion.vision.table import EmptyTable
 
 log = logging.getLogger(__name__)

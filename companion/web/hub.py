@@ -28,7 +28,7 @@ class Hub:
         self._streams: list[tuple[str, queue.Queue]] = []  # (game, queue), oldest first
         self._lock = threading.Lock()
         self._closed = False  # serve is stopping: a stream opened now ends at once
-        self.device = None  # the companion.device.Device feeding rolls, if one runs
+        self.device = None  # the companion.device.device.Device feeding rolls, if one runs
         self.on_action: list = []  # callables(game_id) after every change to a game
         self._active: str | None = None
         self.on_active: list = []  # callables(game_id) when the camera's game changes

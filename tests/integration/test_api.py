@@ -451,7 +451,7 @@ def test_the_view_tells_the_pages_what_the_rules_allow(client):
 
 
 def test_the_cameras_picture_of_a_roll_to_confirm_is_served_while_it_waits(app, client, game):
-    from companion.device import Device
+    from companion.device.device import Device
     from companion.vision.settle import Settled
 
     hub = app.extensions["companion.hub"]
@@ -476,7 +476,7 @@ def test_the_cameras_picture_of_a_roll_to_confirm_is_served_while_it_waits(app, 
 
 
 def test_a_roll_waiting_in_another_game_is_named_as_that_games(app, client, game):
-    from companion.device import Device
+    from companion.device.device import Device
     from companion.vision.settle import Settled
 
     class Watcher:
@@ -497,7 +497,7 @@ def test_a_roll_waiting_in_another_game_is_named_as_that_games(app, client, game
 
 
 def test_the_camera_view_is_the_hosts_and_says_why_there_is_no_picture(app, client):
-    from companion.device import Device
+    from companion.device.device import Device
 
     r = client.get("/api/device/view.jpg")
     assert (r.status_code, r.get_json()["error"]) == (403, "auth/pin")

@@ -136,7 +136,7 @@ def test_the_camera_loop_reads_a_roll_with_the_pis_numpy_and_opencv(here):
     camera gives it)."""
     cwd, _ = here
     code = (
-        "import json; from companion.bench_watch import bench_watch; "
+        "import json; from companion.cli.bench.watch import bench_watch; "
         "print(json.dumps(bench_watch(rest_frames=12)))"
     )
     out = json.loads(on_pi_4(code, cwd).splitlines()[-1])
@@ -163,7 +163,7 @@ def test_the_emulated_pi_4_catches_the_onnxruntime_that_dies_on_one(here):
     old = [ARM64 / "ort-1.21.0"]
     code = (
         "import sys, onnxruntime; print(onnxruntime.__version__, flush=True); "
-        "from companion.cli import main; sys.exit(main(sys.argv[1:]))"
+        "from companion.cli.main import main; sys.exit(main(sys.argv[1:]))"
     )
     args = ["-c", code, "read", "--json", str(GOLDEN[0])]
     pi4 = on_pi(CPUS["pi-4"], args, cwd, first=old)

@@ -2,7 +2,7 @@
 
 import pytest
 
-from companion.bench import bench_engine
+from companion.cli.bench.engine import bench_engine
 
 
 def test_the_engine_benchmark_runs_and_reports_each_figure():
@@ -12,7 +12,7 @@ def test_the_engine_benchmark_runs_and_reports_each_figure():
 
 
 def test_every_live_page_receives_every_update():
-    from companion.bench_web import bench_web
+    from companion.cli.bench.web import bench_web
 
     out = bench_web(clients=4, actions=6)
     assert (out["deliveries"], out["missing"]) == (24, 0)
@@ -21,7 +21,7 @@ def test_every_live_page_receives_every_update():
 
 def test_the_benchmarks_refuse_counts_they_cannot_measure(capsys):
     # --repeat 0 and --clients 0 ended in a statistics error: no median of nothing
-    from companion.cli import main
+    from companion.cli.main import main
 
     for argv in (["--repeat", "0"], ["--clients", "0"], ["--actions", "1"]):
         with pytest.raises(SystemExit) as info:
@@ -35,7 +35,7 @@ def test_the_web_benchmark_stops_its_server_and_its_pages():
     # fail in select() (EBADF) during a later test; it now ends, and so does every page.
     import threading
 
-    from companion.bench_web import bench_web
+    from companion.cli.bench.web import bench_web
 
     before = set(threading.enumerate())
     bench_web(clients=3, actions=4)
@@ -50,7 +50,7 @@ def test_the_web_benchmark_stops_its_server_and_its_pages():
 
 
 def test_the_camera_loop_benchmark_reports_one_roll_and_each_phase():
-    from companion.bench_watch import bench_watch
+    from companion.cli.bench.watch import bench_watch
 
     out = bench_watch(rest_frames=12)
     assert (out["rolls_reported"], out["rolls_read_right"]) == (1, 1)
@@ -63,7 +63,7 @@ def test_the_camera_loop_benchmark_reports_one_roll_and_each_phase():
 
 
 def test_the_threads_benchmark_reads_the_roll_on_each_count_it_tries():
-    from companion.bench_threads import bench_threads
+    from companion.cli.bench.threads import bench_threads
 
     out = bench_threads(frames=3, rounds=1, most=2)
     tried = [int(n) for n in out["read_ms_median"]]

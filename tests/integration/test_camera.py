@@ -249,7 +249,7 @@ def test_a_picamera2_that_fails_on_import_is_a_camera_error_saying_what_to_do(
     with pytest.raises(CameraError, match=r"cannot be imported \(ValueError: numpy.dtype") as err:
         PiCamera()
     assert err.value.code == "camera/broken" and "keeps the system's numpy" in err.value.message
-    from companion import doctor_camera
+    from companion.cli import doctor_camera
 
     check = doctor_camera.check_camera("pi")
     assert check.level == "FAIL" and "numpy.dtype size changed" in check.detail

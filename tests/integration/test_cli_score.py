@@ -154,7 +154,7 @@ def test_verbose_shows_each_still_frames_reading_whatever_the_configs_level(tmp_
     # -v used to be overridden by the config's [log] level, and nothing logged at debug
     import cv2
 
-    from companion.vision import scenes
+    from companion.training import scenes
 
     for i, frame in enumerate(scenes.roll_sequence(99, [[1, 2, 3, 4, 5]])):
         cv2.imwrite(str(tmp_path / f"f{i:03d}.png"), frame)

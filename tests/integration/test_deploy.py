@@ -77,6 +77,22 @@ def test_the_wheel_carries_the_models_and_the_web_assets(wheel):
     assert not any(n.startswith("companion/modelfiles/recipe") for n in names)
 
 
+def test_the_wheel_ships_every_module_and_only_what_runs(wheel):
+    """Every module of the package is in the wheel (pyproject.toml lists the packages by
+    hand), and nothing else but the models, their card's settings and the web assets: no
+    model card, training recipe or notes go onto a Pi."""
+    names = {n for n in zipfile.ZipFile(wheel).namelist() if ".dist-info/" not in n}
+    source = {
+        str(p.relative_to(REPO))
+        for p in (REPO / "companion").rglob("*")
+        if p.suffix in (".py", ".json", ".sql") and "__pycache__" not in p.parts
+    }
+    assert source <= names, f"missing from the wheel: {sorted(source - names)}"
+    runs = (".py", ".onnx", ".json", ".sql", ".html", ".js", ".css", ".svg")
+    assert [n for n in names if not n.endswith(runs)] == []
+    assert not any(n.endswith(".md") for n in names)
+
+
 def test_the_wheel_runs_doctor_and_the_demo_from_a_fresh_venv(wheel, tmp_path):
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)

@@ -8,10 +8,11 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.vision import render, scenes
-from companion.vision.camera import CameraSupervisor, ReplayCamera
+from companion.training import render, scenes
+from companion.vision.camera import ReplayCamera
 from companion.vision.reader import DiceReader, DieReading
 from companion.vision.settle import Settler
+from companion.vision.supervisor import CameraSupervisor
 from companion.vision.table import EmptyTable
 from companion.vision.watch import RollWatcher
 

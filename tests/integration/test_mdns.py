@@ -7,8 +7,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 from zeroconf import IPVersion, Zeroconf
 
-import companion.mdns
-from companion.mdns import SERVICE, Advertiser, advertise
+import companion.device.mdns
+from companion.device.mdns import SERVICE, Advertiser, advertise
 
 
 def in_thread(fn):
@@ -99,7 +99,7 @@ def test_the_addresses_are_checked_again_and_again_until_serve_stops(monkeypatch
         registered.append(addresses)
         return lambda: withdrawn.append(addresses)
 
-    monkeypatch.setattr(companion.mdns, "advertise", fake_advertise)
+    monkeypatch.setattr(companion.device.mdns, "advertise", fake_advertise)
     now = [["127.0.0.1"]]
     stop = Advertiser(8126).keep_following(lambda: now[0], every=0.02)
     assert registered == [["127.0.0.1"]]  # at once, before serve goes on

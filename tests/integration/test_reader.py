@@ -1,6 +1,6 @@
 """The dice reader with the shipped ONNX models, run by onnxruntime.
 
-Rendered dice (companion.vision.render, seeds fixed here) check every face class;
+Rendered dice (companion.training.render, seeds fixed here) check every face class;
 golden real photos in tests/data/dice (see its CREDITS.md) check real pictures.
 """
 
@@ -16,7 +16,8 @@ import numpy as np
 import pytest
 
 from companion.errors import VisionError
-from companion.vision import render, scenes, tiles
+from companion.training import render, scenes
+from companion.vision import tiles
 from companion.vision.boxes import apart, centre_inside, same_die
 from companion.vision.custom import CustomDice
 from companion.vision.pictures import (
@@ -212,9 +213,9 @@ def test_small_dice_in_a_big_picture_are_found_tile_by_tile(reader, seed):
 def test_a_tile_keeps_only_dice_read_with_confidence(monkeypatch):
     # A tile sees a table's things (a board's harbour tokens) at sizes the whole-picture pass
     # never boxes them at; a box a tile reads only unsure is dropped, as a faint peak's is,
-    # rather than ask a player about a die that is not there (C36). The stand-in detector
-    # answers every picture up to a tile's size, so the die is taken as found again (C39's
-    # check, tested on its own below).
+    # rather than ask a player about a die that is not there. The stand-in detector
+    # answers every picture up to a tile's size, so the die is taken as found again (that
+    # check is tested on its own below).
     reader = DiceReader()
     img = np.full((2400, 3200, 3), 200, np.uint8)
     tile = [((100, 100, 150, 150), 0.9), ((300, 300, 340, 340), 0.9)]  # a die and a thing
@@ -239,7 +240,7 @@ def test_a_tile_drops_what_the_detector_does_not_find_again_at_a_dies_size(reade
     # The dev photo (CREDITS.md) of a board on a speckled table, as a phone's 2560 px photo
     # of it: a tile reads a few of the table's specks above the board as a 2. Looked at
     # again in a window where a die would be 40 px at the detector's input, they are no
-    # die, and the tile pass drops them (C39).
+    # die, and the tile pass drops them.
     img = cv2.imread(str(GOLDEN / "epanemu-train_dice_283_jpg.jpg"))
     big = cv2.resize(img, None, fx=4, fy=4, interpolation=cv2.INTER_LINEAR)
     specks = (4 * 456, 4 * 34, 4 * 485, 4 * 63)
@@ -259,7 +260,7 @@ def test_a_small_unsure_box_of_the_whole_picture_gives_way_when_not_found_again(
     # A rendered wide shot (3200 px) with things on the card that are not dice: at the
     # whole-picture pass's 512 px a black dot on the card is a few pixels, boxed and read
     # unsure, which would ask a player about a die that is not there. Seen again where a
-    # die would be 40 px at the detector's input, it is no die, and it gives way (C40).
+    # die would be 40 px at the detector's input, it is no die, and it gives way.
     rng = np.random.default_rng(4045)
     count = int(rng.integers(3, 9))
     img, dice = scenes.scene(rng, 2400, 3200, count=count, size_range=(40, 125), mess=8)
@@ -467,7 +468,7 @@ def dark_dotted_roll(seed: int) -> tuple[np.ndarray, list]:
 
 
 def test_dots_on_dark_dice_under_a_warm_lamp_are_read_by_the_pictures_cast(reader):
-    # C61 (the model card): a dot read as a dot is read again balanced; on a dark die, by
+    # A dot read as a dot is read again balanced; on a dark die, by
     # the cast measured on the whole picture. Without that, two of these five are misread.
     img, truth = dark_dotted_roll(9)
     assert cast_ratio(img) > 1.5
@@ -531,8 +532,8 @@ def test_a_crowded_table_is_classified_a_few_crops_at_a_time(tmp_path, looks):
 
 def test_a_heap_of_a_hundred_dice_is_read_past_the_sixty_hottest(reader):
     # 98 dice of 22 to 30 px on a 640x480 table. A pass reads its 60 hottest dice as any
-    # die, and a heap's further dice where read surely (C47, the model card; until then a
-    # heap lost the rest).
+    # die, and a heap's further dice where read surely (stopping at 60,
+    # a heap lost the rest).
     img, dice = scenes.scene(np.random.default_rng(41), 480, 640, count=100, size_range=(22, 30))
     assert len(dice) > 90
     found = reader.read(img)
@@ -601,7 +602,7 @@ def test_a_dense_heap_in_a_phone_size_picture_is_read_past_sixty_dice_a_tile(rea
     # About a hundred dice of 40 to 55 px packed in the top-left 1024 px of a 4000x3000
     # picture: too small for the whole-picture pass (5 to 7 px at its input), so the tile
     # pass reads them, and the tile over the heap holds more than a pass's usual 60. A tile
-    # keeps up to HEAP_DICE (C48, the model card; until then it lost the rest: 73 read).
+    # keeps up to HEAP_DICE (with 60, it lost the rest: 73 read).
     img, dice = heap_in_a_corner(53, (3000, 4000), 1024, 220, (40, 55))
     assert len(dice) > 90
     found = reader.read(img)
@@ -616,8 +617,8 @@ def test_a_clump_of_small_dice_boxed_as_one_gives_way_to_its_dice(reader):
     # 162 dice of 22 to 30 px (1 to 1.5% of the picture's side) packed in a 700 px square of
     # a 2048x1536 picture. At a few pixels the whole-picture pass boxes clumps of them as one
     # die each, read with a face or unsure; the tile pass's dice inside such a box, two or
-    # more covering CLUMP_COVER of it, take its place (C50, the model card; until then each
-    # clump's dice were left alone: 19 boxes over two dice or more, 54 dice read right).
+    # more covering CLUMP_COVER of it, take its place (with each clump's
+    # dice left alone: 19 boxes over two dice or more, 54 dice read right).
     img, dice = heap_in_a_corner(61, (1536, 2048), 700, 200, (22, 30))
     assert len(dice) > 150
     found = reader.read(img)
@@ -645,7 +646,7 @@ def test_a_die_gives_way_to_the_dice_in_it_only_where_they_cover_it(
 ):
     # A 200 px die gives way to two or more tile dice inside it, apart, read with a face and
     # found again, covering CLUMP_COVER (0.15) of it; what covers less (an enlarged photo's
-    # specks read as dice on a big die) leaves it as it is (C50, the model card).
+    # specks read as dice on a big die) leaves it as it is.
     big = DieReading((0, 0, 200, 200), 3, 0.9, "3")
 
     def read_each(img, boxes):
@@ -666,7 +667,7 @@ def test_a_die_gives_way_to_the_dice_in_it_only_where_they_cover_it(
 def test_peaks_that_cover_little_of_a_die_are_never_read(reader, monkeypatch):
     # A huge die's pips are tile peaks inside its box: their own boxes cover less than
     # CLUMP_COVER of it, so they are not read at all, which keeps a big die's picture as
-    # quick as before (C50, the model card).
+    # quick as before.
     big = DieReading((0, 0, 400, 400), 5, 0.9, "5")
     pips = [((x, y, x + 60, y + 60), 0.6) for x, y in ((40, 40), (300, 40), (170, 170))]
     asked = []
@@ -684,11 +685,11 @@ def test_peaks_that_cover_little_of_a_die_are_never_read(reader, monkeypatch):
 def test_peaks_a_clump_kept_out_are_read_when_it_gives_way(reader, monkeypatch, clump_gives_way):
     # A clump of small dice boxed as one 200 px die keeps out, by same_die, a tile peak just
     # past its edge (a die beside the clump): its centre is outside the box but within
-    # SAME_DIE of the box's side. Once the clump gives way to its dice (C50), the peaks it
-    # kept out are read like any other (C51, the model card); a die that stays keeps them out.
+    # SAME_DIE of the box's side. Once the clump gives way to its dice, the peaks it
+    # kept out are read like any other; a die that stays keeps them out.
     # The die that stays holds one tile die under ONE_SIDE times smaller than itself: one
-    # more than that smaller, with the peak beside it, would make it give way (C55). The
-    # peak beside is 60 px, over SPECK times the clump's side: a smaller one is a speck (C57).
+    # more than that smaller, with the peak beside it, would make it give way. The
+    # peak beside is 60 px, over SPECK times the clump's side: a smaller one is a speck.
     clump = DieReading((0, 0, 200, 120), 3, 0.9, "3")
     if clump_gives_way:
         inside = [((10, 10, 90, 90), 0.9, True), ((110, 30, 190, 110), 0.85, True)]
@@ -715,7 +716,7 @@ def test_clumps_one_inside_another_both_give_way(reader, monkeypatch):
     # 120191: 402 and 306 px, each read as a 4). Each held the other's peaks, and a peak
     # another die holds is never read for a clump, so neither gave way. Now the smaller
     # gives way first, the larger, holding its centre, keeping none of its peaks out; then
-    # the larger gives way to the dice already read inside it (C52, the model card).
+    # the larger gives way to the dice already read inside it.
     outer = DieReading((0, 0, 400, 400), 4, 0.82, "4")
     inner = DieReading((40, 40, 340, 340), 4, 0.81, "4")
     peaks = [
@@ -738,8 +739,8 @@ def test_a_clump_kept_back_by_one_that_gave_way_is_tried_again(reader, monkeypat
     # Two whole-picture boxes over one heap that overlap, neither holding the other's
     # centre. The smaller, tried first, keeps one peak: the larger holds the centres of its
     # others. The larger then gives way to its own dice. Its dice are not where the
-    # smaller's held peaks are, so a second pass lets the smaller give way too (C53, the
-    # model card); one pass left it standing over four dice.
+    # smaller's held peaks are, so a second pass lets the smaller give way too; one pass
+    # left it standing over four dice.
     small = DieReading((300, 0, 600, 300), 4, 0.8, "4")
     large = DieReading((0, 0, 400, 400), 5, 0.8, "5")
     assert not centre_inside(small.box, large.box) and not centre_inside(large.box, small.box)
@@ -762,8 +763,7 @@ def test_a_die_boxed_with_part_of_its_neighbour_gives_way_to_the_one_inside(read
     # 185 px over dice of about 60). With one tile die inside it never gave way as a clump,
     # and its size kept the neighbour's peak out by same_die. Now a die over ONE_SIDE times
     # the one tile die read inside it gives way to it where a tile peak lies beside it, and
-    # the neighbour is read after, as a peak that a die which gave way kept out (C55, the
-    # model card).
+    # the neighbour is read after, as a peak that a die which gave way kept out.
     big = DieReading((0, 0, 150, 150), 6, 0.79, "6")
     one = ((45, 45, 105, 105), 0.9)
     neighbour = ((45, 130, 105, 190), 0.8)
@@ -778,8 +778,8 @@ def test_a_die_boxed_with_part_of_its_neighbour_gives_way_to_the_one_inside(read
     freed = reader._freed(None, None, [(big, 0.5)], got, found, [])
     assert [d.box for d, _ in freed] == [neighbour[0]]
     stays = [(big, 0.5)]
-    # with no peak beside it, the one die inside is a big die's face seen by a tile (C50's
-    # test): it stays; so it does where the peak is beyond same_die of it
+    # with no peak beside it, the one die inside is a big die's face seen by a tile (the
+    # clump test): it stays; so it does where the peak is beyond same_die of it
     assert reader._clumps_give_way(None, None, stays, [one]) == stays
     far = ((45, 170, 105, 230), 0.8)
     assert not same_die(far[0], big.box)
@@ -816,7 +816,7 @@ def test_a_tile_takes_no_speck_of_the_table_far_under_the_smallest_die_read(read
     # at 6 times the size: the whole-picture pass reads the die (a 3, about 800 px), and
     # the tile pass read specks of the cloth about 40 px across as 2s beside it. Dice at
     # one table are about one size: a tile peak under SPECK times the smallest die the
-    # whole-picture pass read with a face is not taken (C57, the model card).
+    # whole-picture pass read with a face is not taken.
     (die,) = read_six_times(reader, "epanemu-train_dice_101_jpg.jpg")
     assert die.value == 3 and centre_inside(die.box, (6 * 235, 6 * 272, 6 * 374, 6 * 369))
 
@@ -1362,7 +1362,7 @@ def test_a_faint_tile_die_not_found_again_close_up_is_a_speck_of_the_table(reade
     # A train photo (CREDITS.md) of one die, a 2, on a speckled cloth, at 6 times its size:
     # the tile pass read three specks of the cloth, each at least SPECK times the die's
     # side, as faint dice it read less than surely, found again at a die's usual size. Seen
-    # close up, at CLOSE px, the detector finds none of them again (C58, the model card).
+    # close up, at CLOSE px, the detector finds none of them again.
     (die,) = read_six_times(reader, "epanemu-train_dice_117_jpg.jpg")
     assert die.value == 2 and centre_inside(die.box, (6 * 266, 6 * 168, 6 * 302, 6 * 194))
 

@@ -10,7 +10,7 @@ import urllib.request
 
 import pytest
 
-from companion.cli import main
+from companion.cli.main import main
 from tests.helpers import serving
 
 
@@ -133,7 +133,7 @@ def test_a_body_too_big_for_a_pi_is_refused_before_it_is_read(served):
 
 
 def test_the_join_link_uses_the_address_phones_can_reach():
-    from companion.lan import lan_addresses, ranked
+    from companion.device.lan import lan_addresses, ranked
 
     # eth0 on a cable to no DHCP server took 169.254.x.x before the Wi-Fi's address
     assert ranked(["127.0.0.1", "169.254.10.3", "192.168.1.20", "10.0.0.5"]) == [

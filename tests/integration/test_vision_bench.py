@@ -12,10 +12,10 @@ import cv2
 import numpy as np
 import pytest
 
-from companion import bench_vision as bench_vision_module
-from companion.cli import main
-from companion.vision import evaluate as evaluate_module
-from companion.vision.evaluate import (
+from companion.cli.bench import vision as bench_vision_module
+from companion.cli.main import main
+from companion.training import evaluate as evaluate_module
+from companion.training.evaluate import (
     CONFIDENCES,
     DETECTS,
     crowd_band,
@@ -27,7 +27,7 @@ from companion.vision.evaluate import (
     speed,
     wrong_share,
 )
-from companion.vision.fonts import NumeralFonts
+from companion.training.fonts import NumeralFonts
 from companion.vision.reader import DiceReader, DieReading, model_dir
 from tests.integration.test_reader import GOLDEN, MISREAD, models_with_card
 
@@ -197,8 +197,8 @@ def test_speed_times_every_frame_once_a_pass_after_one_warm_read_each(tmp_path, 
 
 def test_speed_holds_its_frames_as_jpeg_files_not_decoded(tmp_path):
     """The benchmark's peak memory is the reader's, not its own: ``speed`` keeps each frame
-    as its JPEG file and decodes one at a time. (Holding its 60 decoded frames at once, as
-    it did after session 76, raised `make bench`'s peak from 139 to 205 MB.)"""
+    as its JPEG file and decodes one at a time. (Holding its 60 decoded frames at once
+    raised `make bench`'s peak from 139 to 205 MB.)"""
     frames = 12
     folder = tmp_path / "set"
     folder.mkdir()
@@ -472,7 +472,7 @@ def test_the_enlarged_bench_reads_each_photo_at_a_phones_size(tmp_path, capsys):
 
 
 def test_a_rest_is_judged_by_what_the_game_would_be_given():
-    from companion.bench_settle import judge
+    from companion.cli.bench.settle import judge
     from companion.vision.settle import Settled
 
     truth = [(3, (0, 0, 40, 40)), (5, (100, 0, 140, 40))]
@@ -610,7 +610,7 @@ def test_models_are_not_compared_on_the_held_out_split(tmp_path, capsys):
 
 
 def test_the_numerals_benchmark_reads_dice_in_each_font_family(monkeypatch):
-    from companion.bench_numerals import KINDS, bench_numerals
+    from companion.cli.bench.numerals import KINDS, bench_numerals
 
     drawn = []
     draw = NumeralFonts.draw
@@ -632,7 +632,7 @@ def test_the_third_classifier_reads_numerals_in_fonts_the_first_two_never_learne
     """The shipped card's last opinion (dice-opinion2.onnx, trained with numerals in many
     fonts, DejaVu among them) reads numerals the first two leave unsure: the same dice read
     with the card's first opinion only are read right less often, and never wrong less."""
-    from companion.bench_numerals import bench_numerals
+    from companion.cli.bench.numerals import bench_numerals
 
     dejavu = Path("/usr/share/fonts/truetype/dejavu")  # fonts-dejavu-core: make test installs it
     names = ["Sans", "Sans-Bold", "Serif", "Serif-Bold", "SansMono"]
@@ -658,7 +658,7 @@ def test_the_veto_makes_numerals_misread_with_confidence_unsure(tmp_path):
     another face with confidence (a 5 as a 3, a 6 as a 5), are reported unsure instead, for a
     player to confirm; the same dice read without the veto are wrong with confidence at least
     twice as often, and read right no more often."""
-    from companion.bench_numerals import bench_numerals
+    from companion.cli.bench.numerals import bench_numerals
 
     dejavu = Path("/usr/share/fonts/truetype/dejavu")  # fonts-dejavu-core: make test installs it
     names = ["Sans", "Sans-Bold", "Serif", "Serif-Bold", "SansMono"]

@@ -11,15 +11,16 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.cli import main
-from companion.demo import FRAMES_PER_ROLL, demo_frames
-from companion.demo import ROLLS as DEMO_ROLLS
-from companion.device import Device
+from companion.cli.main import main
+from companion.device.demo import FRAMES_PER_ROLL, demo_frames
+from companion.device.demo import ROLLS as DEMO_ROLLS
+from companion.device.device import Device
 from companion.engine.store import EventStore
-from companion.vision import render, scenes
-from companion.vision.camera import CameraSupervisor, ReplayCamera, explain
+from companion.training import render, scenes
+from companion.vision.camera import ReplayCamera, explain
 from companion.vision.reader import DOT_VALUE, DiceReader
 from companion.vision.settle import Settler
+from companion.vision.supervisor import CameraSupervisor
 from companion.vision.watch import RollWatcher
 from companion.web.hub import Hub
 from tests.helpers import read_values, serving, straight_down
@@ -30,7 +31,7 @@ ROLLS = [[1, 2, 3, 4, 5], [6, 6, 2, 3, 1]]
 
 @pytest.fixture(scope="module")
 def demo_folder(tmp_path_factory) -> Path:
-    """The frames `make run` replays (companion.demo)."""
+    """The frames `make run` replays (companion.device.demo)."""
     return demo_frames(tmp_path_factory.mktemp("demo"))
 
 
@@ -535,9 +536,9 @@ def run_frames(device: Device, n: int) -> list[str]:
 def test_the_demo_frames_are_drawn_again_when_one_is_lost(tmp_path, monkeypatch):
     # The demo counts frames to know where each roll rests: a frame deleted, or left empty by
     # a full disk, used to stay lost for good behind the folder's stamp.
-    import companion.demo
+    import companion.device.demo
 
-    monkeypatch.setattr(companion.demo, "ROLLS", [[1, 2, 3, 4, 5]])  # one roll: quicker
+    monkeypatch.setattr(companion.device.demo, "ROLLS", [[1, 2, 3, 4, 5]])  # one roll: quicker
     folder = demo_frames(tmp_path / "demo")
     frames = sorted(folder.glob("frame-*.jpg"))
     assert len(frames) == FRAMES_PER_ROLL
@@ -553,7 +554,7 @@ def test_the_demo_frames_are_drawn_and_written_one_at_a_time(tmp_path):
     # more at `make run`'s first start (a Pi Zero 2 W has 512 MB in all).
     import tracemalloc
 
-    import companion.demo
+    import companion.device.demo
 
     tracemalloc.start()
     try:
@@ -562,7 +563,7 @@ def test_the_demo_frames_are_drawn_and_written_one_at_a_time(tmp_path):
     finally:
         tracemalloc.stop()
     frame = 480 * 640 * 3  # bytes; the renderer's float work takes a few frames' worth more
-    every = len(companion.demo.ROLLS) * FRAMES_PER_ROLL
+    every = len(companion.device.demo.ROLLS) * FRAMES_PER_ROLL
     assert peak < every * frame, f"{peak / frame:.0f} frames' worth held at once, of {every}"
 
 

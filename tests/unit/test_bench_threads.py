@@ -1,6 +1,6 @@
 """The reader's thread count `companion bench threads` (and deploy/install.sh) chooses."""
 
-from companion.bench_threads import choose
+from companion.cli.bench.threads import choose
 
 
 def test_more_threads_are_chosen_only_for_a_clear_gain():

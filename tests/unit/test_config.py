@@ -2,7 +2,7 @@
 
 import pytest
 
-from companion import config
+from companion.device import config
 from companion.errors import ConfigError
 
 

@@ -48,8 +48,8 @@ def test_a_second_peak_whose_box_lies_mostly_outside_the_found_die_is_another_di
     # Dice in a heap: one stands in front of another, and the centres come closer than
     # SAME_DIE of a die's size (2.8 cells of a 5-cell die, where 0.6 is 3 cells). The second
     # box lies mostly outside the first (2.2 of its 5 cells across within it): another die.
-    # (Until C44 it was taken for the same die, and 39 of the 97 labelled dice the reader
-    # missed on 481 epanemu photos were lost so; the model card, session 59.)
+    # (Taken for the same die, 39 of the 97 labelled dice the reader missed on 481 epanemu
+    # photos were lost.)
     out = heat_map([(10, 10, 0.9), (10, 13, 0.8)])
     out[3, 10, 13] = -0.2  # the second centre 2.8 cells to the right of the first
     found = decode(out, 0.35, scale=1.0, shape=(256, 256))
@@ -64,8 +64,7 @@ def test_a_second_peak_whose_box_lies_mostly_outside_the_found_die_is_another_di
 def test_a_crowded_table_keeps_its_cooler_dice_past_sixty_peaks():
     # 50 dice on a 10 x 5 grid, 6 cells apart, each with a second peak two cells from its
     # centre (the same die): 100 peaks, 50 dice. Every die is kept, one box each, the hottest
-    # first. (Until C45 the 60 hottest peaks were looked at and the dice among them kept:
-    # 30 of these 50.)
+    # first. (Looking only at the 60 hottest peaks would keep 30 of these 50.)
     dice = [(4 + 6 * r, 4 + 6 * c, 0.9 - 0.01 * (10 * r + c)) for r in range(5) for c in range(10)]
     out = heat_map([*dice, *((y, x + 2, h - 0.001) for y, x, h in dice)])
     found = decode(out, 0.35, scale=1.0, shape=(512, 512))
@@ -92,8 +91,8 @@ def test_a_faint_box_is_another_die_when_neither_centre_is_inside_the_other_box(
     assert not apart((150, 100, 170, 120), die)  # small, but its centre is inside the die
     # Dice touching in a heap: the boxes (which take in the side faces) overlap, and the
     # centres are under a whole die apart (0.7 of a side here), yet neither centre is
-    # inside the other box: two dice. (Before session 20 a faint die had to be a whole
-    # die away, and 16 such dice in 250 epanemu train photos were dropped.)
+    # inside the other box: two dice. (Asking a faint die to be a whole die away dropped
+    # 16 such dice in 250 epanemu train photos.)
     assert apart((142, 115, 202, 175), die)
     assert apart((100, 142, 160, 202), die)  # straight below, 0.7 of a side
     assert not apart((125, 125, 185, 185), die)  # diagonal, centre (155, 155) inside
@@ -134,9 +133,8 @@ def test_the_shipped_reader_gives_its_detector_the_frame_shape():
 
 
 def test_dice_are_reported_row_by_row_each_row_left_to_right():
-    # Dice 40 px high side by side, their tops at 79 to 81 px: one row. Until session 61 a
-    # die's row was its top edge over its height (1 and 2), and `companion read` listed the
-    # die on the right first.
+    # Dice 40 px high side by side, their tops at 79 to 81 px: one row. A row by each
+    # die's top edge over its height (1 and 2) would list the die on the right first.
     boxes = [(300, 79, 340, 119), (100, 81, 140, 121), (200, 80, 240, 120), (120, 150, 160, 190)]
     dice = [DieReading(b, v, 0.9, str(v)) for b, v in zip(boxes, (3, 1, 2, 4), strict=True)]
     assert [d.value for d in reading_order(dice)] == [1, 2, 3, 4]

@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.device import Device, _roll_text
+from companion.device.device import Device, _roll_text
 from companion.engine.game import DiceSpec
 from companion.engine.store import EventStore
 from companion.vision.settle import Settled
@@ -35,7 +35,7 @@ def rolls(session):
 
 def test_a_sure_roll_is_entered_with_its_source_and_confidence(rig, caplog):
     device, session, seen = rig
-    caplog.set_level("INFO", logger="companion.device")
+    caplog.set_level("INFO", logger="companion.device.device")
     device.on_settled(Settled("roll", (1, 2, 3, 4, 5), 0.934))
     # the log says it once, in brackets once (it read "((last roll read: ...))")
     # and names the tribes as the table page does: players read tribes, not numbers
@@ -280,7 +280,7 @@ def test_a_die_taught_with_an_earlier_model_stops_the_camera_not_the_games(tmp_p
     # the service goes on (phones, scores, rolls by hand) and says what to do.
     import numpy as np
 
-    from companion.serve import start_device
+    from companion.device.serve import start_device
     from companion.vision.custom import CustomDice
 
     hub = Hub(EventStore(tmp_path / "g.db"))
@@ -298,7 +298,7 @@ def test_a_die_taught_with_an_earlier_model_stops_the_camera_not_the_games(tmp_p
 def test_a_camera_the_config_cannot_name_stops_the_camera_not_the_games(tmp_path):
     # A misspelt [camera] source can never open: the service says what to fix, at once and
     # without retrying it, and the games go on with rolls entered by hand.
-    from companion.serve import start_device
+    from companion.device.serve import start_device
 
     hub = Hub(EventStore(tmp_path / "g.db"))
     session = hub.create("first-island", 2, {"variant": "easy"})
@@ -313,7 +313,7 @@ def test_a_camera_the_config_cannot_name_stops_the_camera_not_the_games(tmp_path
 
 def test_a_camera_view_the_reader_does_not_know_stops_the_camera_not_the_games(tmp_path):
     # A misspelt [camera] view: the service says what to set, and rolls are entered by hand.
-    from companion.serve import start_device
+    from companion.device.serve import start_device
 
     hub = Hub(EventStore(tmp_path / "g.db"))
     session = hub.create("first-island", 2, {"variant": "easy"})
@@ -370,7 +370,7 @@ def test_the_button_does_not_wipe_out_why_dice_are_not_read(tmp_path):
 def test_in_serves_terminal_only_enter_and_u_act(rig):
     # Off the Pi the terminal is the button: any line used to press it, so a "q" typed to
     # quit advanced the round.
-    from companion.serve import terminal_line
+    from companion.device.serve import terminal_line
 
     device, session, _ = rig
     session.act({"type": "dice_rolled", "values": [1, 2, 3, 4, 5], "source": "manual"})
@@ -394,7 +394,7 @@ def test_a_roll_is_said_with_the_games_names_for_its_faces_where_it_has_any():
 
 
 def test_the_device_reads_on_the_threads_its_config_gives(tmp_path):
-    from companion.serve import start_device
+    from companion.device.serve import start_device
 
     hub = Hub(EventStore(tmp_path / "g.db"))
     device = start_device(hub, "replay:/nowhere@5", tmp_path / "g.db", threads=3)

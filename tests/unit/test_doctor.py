@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from companion import doctor, doctor_camera
+from companion.cli import doctor, doctor_camera
 from companion.vision.camera import CameraError, explain
 
 
@@ -149,7 +149,7 @@ def camera_over_the_table(monkeypatch, tmp_path):
     """A config whose camera gives the golden table frame (two dice), its data in tmp_path."""
     from dataclasses import replace
 
-    from companion.config import Config
+    from companion.device.config import Config
 
     frame = cv2.imread(str(TABLE))
 

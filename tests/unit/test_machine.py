@@ -2,7 +2,7 @@
 
 import json
 
-from companion.machine import machine
+from companion.cli.bench.machine import machine
 
 # /proc/cpuinfo's last lines on a Pi 4 (64-bit Raspberry Pi OS): no model name, and the
 # board named only in the device tree (its "Hardware" line says BCM2835 on every Pi)
@@ -48,7 +48,7 @@ def test_what_cannot_be_read_is_none_and_the_rest_is_still_said(tmp_path):
 
 
 def test_every_benchmark_prints_the_machine_beside_its_figures(capsys):
-    from companion.cli import main
+    from companion.cli.main import main
 
     assert main(["bench", "engine", "--repeat", "3"]) == 0
     out = json.loads(capsys.readouterr().out)

@@ -7,8 +7,8 @@ import time
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from companion.config import GpioConfig
-from companion.panel import STATE_LED, Panel
+from companion.device.config import GpioConfig
+from companion.device.panel import STATE_LED, Panel
 
 
 @pytest.fixture
@@ -142,7 +142,7 @@ def test_pins_come_from_the_config():
 def test_off_the_pi_the_pins_fall_back_to_mock_and_say_why(monkeypatch, caplog):
     from gpiozero.pins.mock import MockFactory
 
-    from companion.panel import pin_factory
+    from companion.device.panel import pin_factory
 
     monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
     assert isinstance(pin_factory(mock=True), MockFactory)

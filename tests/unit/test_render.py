@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from companion.vision import render, scenes
-from companion.vision.fonts import NumeralFonts
+from companion.training import render, scenes
+from companion.training.fonts import NumeralFonts
 
 WHITE, BLACK = np.float32([235, 235, 235]), np.float32([10, 10, 10])
 SIX = render.Face("pips", 6)

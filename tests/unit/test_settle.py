@@ -113,8 +113,8 @@ def test_values_come_in_reading_order():
 
 def test_dice_side_by_side_are_one_row_however_little_one_stands_higher():
     # "die 2 could not be read" must point at the second die from the left. Dice 40 px
-    # high, their centres at 79 to 81 px: until session 61 a die's row was its centre over
-    # its size (1 and 2), and the die on the right was read first.
+    # high, their centres at 79 to 81 px: a row by each die's centre over its size (1 and
+    # 2) would read the die on the right first.
     row = [(300, 59, 340, 99), (100, 61, 140, 101), (200, 60, 240, 100)]
     below = [(150, 140, 190, 180), (50, 150, 90, 190)]  # a second row
     assert in_rows([*row, *below]) == [1, 2, 0, 4, 3]
@@ -138,8 +138,8 @@ def flickering(values, pattern, spots=SPOTS):
 
 
 def test_a_box_found_in_some_frames_only_neither_hides_the_roll_nor_joins_it():
-    # Session 20 measured one live rest in nine giving no roll at all: each frame that found
-    # the doubtful box and each that lost it began the rest again.
+    # Beginning the rest again at each frame that found or lost the doubtful box left one
+    # live rest in nine giving no roll at all.
     s = Settler(expected=5, still_frames=5)
     events = run(s, [HAND, *flickering([3, 5, 5, 1, 6], [0, 1, 0, 0, 1, 0, 1, 0, 0, 1])])
     assert [(e.kind, e.values) for e in events] == [("roll", (3, 5, 5, 1, 6))]
@@ -162,7 +162,7 @@ def test_the_doubtful_box_coming_and_going_after_the_roll_is_not_a_second_roll()
 
 def test_dice_that_appear_after_an_empty_rest_are_a_roll():
     # The empty table at rest is reported ("0 of 3 dice seen"); dice that then lie where
-    # none was are a new roll, not a hand passing over (session 20's candidate failed this).
+    # none was are a new roll, not a hand passing over.
     s = Settler(expected=3, still_frames=3)
     events = run(s, [Frame(()) for _ in range(4)])
     events += run(s, [HAND, *(Frame(dice([4, 1, 2])) for _ in range(4))])
@@ -230,8 +230,8 @@ def with_late(values, pattern, spots=SPOTS):
 
 
 def test_a_roll_left_unsure_is_read_again_once_its_dice_are_steady():
-    # Session 21's held-out rests: a flickering die made the roll wait for a person although
-    # the next frames showed it plainly.
+    # A flickering die would make the roll wait for a person although the next frames
+    # show it plainly.
     s = Settler(expected=6, still_frames=5)
     events = run(s, [HAND, *with_late([3, 5, 5, 1, 6], [1, 0, 1, 1, 0] + [1] * 5)])
     assert [(e.kind, e.values, e.revises) for e in events] == [

@@ -1,8 +1,8 @@
 """Which machine a benchmark ran on, printed beside its figures.
 
 A figure means little without its machine: the same reader read a 640x640 frame in 23.7 ms
-on one sitting of the development machine and 28.8 ms on another (models/HISTORY.md,
-session 63), and a Pi 4 is several times slower than either. ``companion bench`` prints
+on one run on the development machine and 28.8 ms on another, and a Pi 4 is several times
+slower than either. ``companion bench`` prints
 this beside what it measures, so a figure sent from a Pi names the Pi.
 """
 

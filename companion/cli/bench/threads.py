@@ -16,11 +16,11 @@ from __future__ import annotations
 import statistics
 import time
 
-from companion.bench_watch import ROLL
-from companion.config import CameraConfig
-from companion.machine import machine
+from companion.cli.bench.machine import machine
+from companion.cli.bench.watch import ROLL
+from companion.device.config import CameraConfig
+from companion.training.scenes import roll_sequence
 from companion.vision.reader import DiceReader
-from companion.vision.scenes import roll_sequence
 
 MOST = 4  # threads tried at most: a Pi has 4 cores, and the pages and the camera need one
 # The fewest threads at most this much slower than the fastest are chosen: a core taken

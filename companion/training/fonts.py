@@ -1,7 +1,7 @@
 """Numerals 1..6 in the shapes of font files, for the renderer's numeral dice (``render``).
 
 A classifier that learned numerals only from OpenCV's own few faces read other fonts'
-numerals poorly (models/HISTORY.md, session 40), so numeral faces are drawn in the shapes of
+numerals poorly, so numeral faces are drawn in the shapes of
 real font files too; ``companion bench numerals`` measures fonts never trained on.
 """
 
@@ -20,7 +20,7 @@ _FONT_FACES: dict[str, object] = {}
 class NumeralFonts:
     """Numerals 1..6 in the shapes of font files (TrueType or OpenType), so that rendered
     numeral dice are not all in OpenCV's own few faces: a classifier that learned numerals
-    only from those read other fonts' numerals poorly (models/HISTORY.md, session 40).
+    only from those read other fonts' numerals poorly.
 
     Each file's six numerals are drawn once, by OpenCV 5's ``cv2.FontFace``; a die picks a
     family (the file name before its first ``-``) at random, then one of its files, so a

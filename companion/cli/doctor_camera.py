@@ -1,12 +1,12 @@
 """``companion doctor``'s checks of the camera: that it gives frames, where it looks from,
-its light, and the dice in view (``companion.doctor`` runs them with the others)."""
+its light, and the dice in view (``companion.cli.doctor`` runs them with the others)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
 
-from companion.doctor import Check, dice_reader
+from companion.cli.doctor import Check, dice_reader
 
 # A frame darker than this mean level (of 255) is dim: the labelled dev photos' means run from
 # 88 up, and those photos made dim (mean about 52) lose dice (the model card's "Colour casts").

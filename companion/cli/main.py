@@ -13,7 +13,8 @@ import os
 import sys
 from pathlib import Path
 
-from companion import __version__, cli_dice
+from companion import __version__
+from companion.cli import dice as cli_dice
 from companion.errors import CompanionError, StorageError
 from companion.vision import CAMERA_SPECS
 
@@ -80,7 +81,7 @@ _port, _count = _whole(1, 65535), _whole(1)
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
-    from companion.serve import serve
+    from companion.device.serve import serve
 
     cfg = args.cfg
     data_dir = Path(args.data_dir or cfg.storage.data_dir).expanduser()
@@ -109,13 +110,13 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
-    from companion.bench import run
+    from companion.cli.bench import run
 
     return run(args.what, args)
 
 
 def _cmd_doctor(args: argparse.Namespace) -> int:
-    from companion import doctor
+    from companion.cli import doctor
 
     checks = doctor.run(args.cfg, camera=args.camera)
     print(f"config: {args.cfg.source}")
@@ -322,7 +323,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     try:
         if getattr(args, "needs_config", True):
-            from companion import config
+            from companion.device import config
 
             args.cfg = config.load(args.config)
             if not args.verbose:  # -v asks for debug messages whatever the config says

@@ -1,6 +1,6 @@
 """The dice reader measured on labelled real photos: the photo sets and their splits,
 matching the dice read to the labelled ones, the rates reported, the speed, and picking the
-thresholds (``calibrate``). ``companion bench vision`` (``companion/bench_vision.py``) reports
+thresholds (``calibrate``). ``companion bench vision`` (``companion/cli/bench/vision.py``) reports
 them.
 
 Matching: a reported die matches a labelled one when their centres are closer than
@@ -270,7 +270,7 @@ def _rates(t: dict) -> dict:
     }
     rates["wrong_when_sure"] = round(wrong_share(rates), 4) if t["matched"] else None
     # photos of whole tables by how many labelled dice they hold: a crowded photo is seldom
-    # read entirely right, and the splits hold different shares of them (models/HISTORY.md)
+    # read entirely right, and the splits hold different shares of them
     bands = dict.fromkeys(crowd_band(n) for n in (*range(CROWDS[0]), *CROWDS))
     crowding = {
         band: {"photos": t[f"crowd_photos:{band}"], "entirely_right": t[f"crowd_right:{band}"]}
@@ -335,7 +335,7 @@ def speed(reader: DiceReader, data: Path, count: int = 60, passes: int = SPEED_P
 
     Each frame is read once to warm the reader, then timed in ``passes`` passes over all the
     frames: a shared machine's speed drifts over seconds to minutes (the development
-    machine's by a quarter, models/HISTORY.md), and one pass's median moves with it. The
+    machine's by up to a quarter), and one pass's median moves with it. The
     median is over every timed read; each pass's median is reported too, so the drift
     shows."""
     frames = [cv2.imencode(".jpg", img)[1] for img in speed_frames(data, count)]

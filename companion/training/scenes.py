@@ -12,8 +12,8 @@ from collections.abc import Iterator
 import cv2
 import numpy as np
 
-from companion.vision.fonts import NumeralFonts
-from companion.vision.render import Die, Face, draw_die, random_face
+from companion.training.fonts import NumeralFonts
+from companion.training.render import Die, Face, draw_die, random_face
 
 
 # -- backgrounds ---------------------------------------------------------------------

@@ -20,12 +20,13 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from companion.config import CameraConfig
-from companion.vision.camera import CameraError, CameraSupervisor, ReplayCamera
+from companion.device.config import CameraConfig
+from companion.training.scenes import roll_sequence
+from companion.vision.camera import CameraError, ReplayCamera
 from companion.vision.pi_camera import i420_to_bgr
 from companion.vision.reader import DiceReader
-from companion.vision.scenes import roll_sequence
 from companion.vision.settle import Settler
+from companion.vision.supervisor import CameraSupervisor
 from companion.vision.watch import RollWatcher
 
 ROLL = [3, 1, 6, 2, 5]

@@ -10,9 +10,9 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
+from companion.device.lan import lan_addresses
 from companion.engine.store import EventStore
 from companion.errors import CompanionError
-from companion.lan import lan_addresses
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +63,7 @@ def print_qr(url: str) -> None:
 
 def _demo_opener(hub, database: Path):
     """What opens the demo's camera: replayed rolls, one whenever the game asks for dice."""
-    from companion.demo import open_demo_camera
+    from companion.device.demo import open_demo_camera
 
     def wants_roll() -> bool:
         game_id = hub.active_game()
@@ -87,13 +87,14 @@ def start_device(
 ):
     """The camera's rolls feeding ``hub``'s active game (a Device; started).
     ``die_problem``: why the taught die asked for could not be loaded."""
-    from companion.device import Device
+    from companion.device.device import Device
 
     if camera == "none":
         return Device(hub)
     from companion.errors import VisionError
-    from companion.vision.camera import CameraError, CameraSupervisor, camera_opener
+    from companion.vision.camera import CameraError, camera_opener
     from companion.vision.reader import DiceReader
+    from companion.vision.supervisor import CameraSupervisor
     from companion.vision.watch import RollWatcher
 
     problem = die_problem  # standard dice would misread a taught die's symbols: read nothing
@@ -129,7 +130,7 @@ def start_device(
 
 def start_panel(device, gpio, *, mock: bool = False):
     """The button and LEDs driven by ``device`` (mock pins off the Pi, or when asked)."""
-    from companion.panel import Panel, pin_factory
+    from companion.device.panel import Panel, pin_factory
 
     panel = Panel(gpio, device.press, device.hold, pin_factory(mock or gpio.mock))
     device.listeners.append(lambda d: panel.show(d.state))
@@ -269,7 +270,7 @@ def serve(
     gpio=None,
     view: str = "down",
 ) -> None:
-    from companion.mdns import Advertiser
+    from companion.device.mdns import Advertiser
     from companion.web import create_app
 
     store = EventStore(database)
@@ -295,7 +296,7 @@ def serve(
     print(
         f"  camera: {'the demo replay of rolled dice' if camera == 'demo' else camera}", flush=True
     )
-    from companion.config import GpioConfig
+    from companion.device.config import GpioConfig
 
     panel = start_panel(device, gpio or GpioConfig(), mock=demo)
     terminal_button(device)

@@ -1,5 +1,5 @@
 """The dice commands of ``companion``: ``read`` (still pictures), ``watch`` (roll events
-from a camera) and ``teach`` (a die of symbols). ``companion.cli`` builds their options."""
+from a camera) and ``teach`` (a die of symbols). ``companion.cli.main`` builds their options."""
 
 from __future__ import annotations
 
@@ -157,8 +157,9 @@ def _camera_spec(args: argparse.Namespace) -> str:
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
-    from companion.vision.camera import CameraSupervisor, camera_opener
+    from companion.vision.camera import camera_opener
     from companion.vision.settle import Settler
+    from companion.vision.supervisor import CameraSupervisor
     from companion.vision.watch import RollWatcher
 
     spec = _camera_spec(args)

@@ -1,6 +1,6 @@
 """The embedded demo: a replayed camera showing dice being rolled, for `make run`.
 
-The frames are drawn once by the dice renderer (companion.vision.render) and kept
+The frames are drawn once by the dice renderer (companion.training.render) and kept
 as JPEG files in the data folder, then replayed like a folder of camera frames. Like
 dice on a real table, the replay holds still on the last roll until the game wants a
 new one; then a hand sweeps in, the dice tumble and come to rest on the next roll.
@@ -48,7 +48,7 @@ def demo_frames(folder: Path) -> Path:
         whole = False
     if whole:
         return folder
-    from companion.vision.scenes import roll_sequence
+    from companion.training.scenes import roll_sequence
 
     folder.mkdir(parents=True, exist_ok=True)
     stamp.unlink(missing_ok=True)  # until every frame is written again

@@ -24,7 +24,7 @@ import time
 import warnings
 from collections.abc import Callable
 
-from companion.config import GpioConfig
+from companion.device.config import GpioConfig
 
 log = logging.getLogger(__name__)
 

@@ -36,7 +36,7 @@ import cv2
 import numpy as np
 
 from companion.errors import VisionError
-from companion.vision.evaluate import CROP_SETS, load_split, match
+from companion.training.evaluate import CROP_SETS, load_split, match
 from companion.vision.reader import DiceReader, model_dir
 from companion.vision.settle import Frame, Reading, Settled, Settler
 from companion.vision.watch import motion

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from companion.vision.fonts import NumeralFonts
+from companion.training.fonts import NumeralFonts
 
 # The First Island's colour-dotted dice (its rulebook's colours), as BGR.
 DOT_COLOURS: dict[str, tuple[int, int, int]] = {
@@ -247,7 +247,7 @@ def draw_die(
     down), for a die seen as a camera there sees it, in place of ``slant``'s looser
     drawing: its top face foreshortened to the sine of it and its sides showing the cosine
     of its size below the top (a low view, where a die's front face is as tall as its top
-    or taller; the model card's C72)."""
+    or taller; the model card's known limits)."""
     body, ink, opacity = random_colours(rng, face)
     angle = rng.uniform(0, 2 * np.pi) if angle is None else angle
     if elevation is None:

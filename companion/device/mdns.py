@@ -11,7 +11,7 @@ import socket
 import threading
 from collections.abc import Callable
 
-from companion.lan import loopback
+from companion.device.lan import loopback
 
 log = logging.getLogger(__name__)
 SERVICE = "_http._tcp.local."

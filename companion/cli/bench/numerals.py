@@ -12,8 +12,8 @@ from pathlib import Path
 
 import numpy as np
 
-from companion.vision import render, scenes
-from companion.vision.fonts import NumeralFonts
+from companion.training import render, scenes
+from companion.training.fonts import NumeralFonts
 from companion.vision.reader import DiceReader, model_dir
 
 NUMERAL_SEEDS = 20  # scenes a numeral a font family: 120 dice a family

@@ -16,9 +16,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from companion.config import Config
+from companion.device.config import Config
+from companion.device.lan import lan_addresses, link_local, loopback
 from companion.engine.store import not_a_database, set_aside
-from companion.lan import lan_addresses, link_local, loopback
 
 MIN_FREE_MB = 200
 
@@ -104,7 +104,7 @@ def check_power(vcgencmd: Callable[[], str] | None = None) -> Check | None:
 
 
 def check_pins(mock: bool) -> Check:
-    from companion.panel import pin_factory
+    from companion.device.panel import pin_factory
 
     factory = pin_factory(mock)
     name = type(factory).__name__
@@ -269,7 +269,7 @@ def check_clock(now: float | None = None) -> Check:
 
 
 def run(cfg: Config, camera: str | None = None) -> list[Check]:
-    from companion.doctor_camera import (
+    from companion.cli.doctor_camera import (
         check_camera,
         check_dice,
         check_light,
