@@ -26,11 +26,13 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+import nets
 import numpy as np
 import onnx
 import onnxruntime as ort
+import photos
+import samples
 import torch
-import train as T
 from onnx import numpy_helper
 
 from companion.vision import pictures as P
@@ -38,21 +40,21 @@ from companion.vision import pictures as P
 
 def inputs(model: str, data: Path, rng: np.random.Generator) -> np.ndarray:
     """Training inputs the batch-norm statistics are measured on, as the recipe draws them."""
-    sets = T.load_labels(data)
+    sets = photos.load_labels(data)
     if model == "faces":
-        dice, negs = T.real_dice(sets, dev=False)
+        dice, negs = photos.real_dice(sets, dev=False)
         crops = []
         for _ in range(2000):
             img, box, _, amount = dice[int(rng.integers(len(dice)))]
-            crops.append(T.sample_crop(rng, img, box, amount))
-        crops += [c for c, _ in T.synthetic_crops(rng, 1800, 8)]
+            crops.append(samples.sample_crop(rng, img, box, amount))
+        crops += [c for c, _ in samples.synthetic_crops(rng, 1800, 8)]
         crops += [negs[int(rng.integers(len(negs)))][0] for _ in range(300)]
-        return P.to_tensor(np.stack([T.augment_crop(rng, c) for c in crops]))
-    real = T.real_photos(sets, dev=False)
-    photos = real + T.synthetic_photos(rng, 100, P.DETECT_SIZE)
+        return P.to_tensor(np.stack([samples.augment_crop(rng, c) for c in crops]))
+    real = photos.real_photos(sets, dev=False)
+    pictures = real + samples.synthetic_photos(rng, 100, P.DETECT_SIZE)
     picks = [int(rng.integers(len(real))) for _ in range(96)]
-    picks += [int(rng.integers(len(real), len(photos))) for _ in range(32)]
-    crops = [T.detector_sample(rng, *photos[i], P.DETECT_SIZE)[0] for i in picks]
+    picks += [int(rng.integers(len(real), len(pictures))) for _ in range(32)]
+    crops = [samples.detector_sample(rng, *pictures[i], P.DETECT_SIZE)[0] for i in picks]
     return P.to_tensor(np.stack(crops))
 
 
@@ -77,12 +79,12 @@ def detector_for(convs: list) -> torch.nn.Module:
     Lite0 one with as many blocks as the file has."""
     blocks = {n.output[0].split("/")[1] for n in convs if n.output[0].startswith("/blocks.")}
     if not blocks:
-        return T.Detector()
+        return nets.Detector()
     count = max(int(b.split(".")[1]) for b in blocks) + 1
-    widths = [w for w, n in T.LITE0_TRUNKS.items() if n == count]
+    widths = [w for w, n in nets.LITE0_TRUNKS.items() if n == count]
     if not widths:
         raise SystemExit(f"a Lite0 detector of {count} blocks is not one the recipe trains")
-    return T.make_detector(widths[0])
+    return nets.make_detector(widths[0])
 
 
 def unfold(model: str, src: Path, data: Path, seed: int = 7) -> tuple[torch.nn.Module, float]:
@@ -93,7 +95,7 @@ def unfold(model: str, src: Path, data: Path, seed: int = 7) -> tuple[torch.nn.M
     convs = [n for n in m.graph.node if n.op_type == "Conv"]
     if model == "faces":  # its widths: the channels of its first, third and fifth layers
         widths = tuple(init[convs[k].input[1]].shape[0] for k in (0, 2, 4))
-        net = T.Faces(len(T.CLASSES), widths).eval()
+        net = nets.Faces(len(photos.CLASSES), widths).eval()
     else:
         net = detector_for(convs).eval()
     # Every convolution's output, to measure what each batch norm saw.

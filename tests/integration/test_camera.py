@@ -13,7 +13,6 @@ import pytest
 
 from companion.vision.camera import (
     CameraError,
-    CameraSupervisor,
     CaptureCamera,
     ReplayCamera,
     camera_opener,
@@ -22,6 +21,7 @@ from companion.vision.camera import (
     open_camera,
 )
 from companion.vision.pi_camera import PiCamera
+from companion.vision.supervisor import CameraSupervisor
 
 
 def frames(folder, n=3):

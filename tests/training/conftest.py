@@ -21,3 +21,11 @@ def train():
         import train
 
         yield train
+
+
+@pytest.fixture(scope="module")
+def samples(train):
+    """models/recipe's samples.py: what each training step sees."""
+    import samples
+
+    return samples

@@ -1,8 +1,7 @@
-"""models/recipe/train.py's --mosaic: a detector sample cut from four train photos at half
+"""models/recipe/samples.py's --mosaic: a detector sample cut from four train photos at half
 size, side by side, whose boxes must still surround their dice.
 
-Training only: it needs the `train` extra (PyTorch), which `make test` does not install, so
-this runs only where it is installed and is skipped elsewhere (as test_unfold.py).
+Training only: it needs the `train` extra (PyTorch), which `make test-training` installs.
 """
 
 from __future__ import annotations
@@ -21,7 +20,7 @@ def photo(h, w, box, colour):
     return img, [(3, box, True)]
 
 
-def test_each_die_of_a_mosaic_is_boxed_where_it_lies(train):
+def test_each_die_of_a_mosaic_is_boxed_where_it_lies(samples):
     colours = [(0, 0, 255), (0, 255, 0), (255, 0, 0), (0, 255, 255)]
     photos = [
         photo(640, 640, (400, 100, 480, 180), colours[0]),
@@ -32,7 +31,7 @@ def test_each_die_of_a_mosaic_is_boxed_where_it_lies(train):
     rendered = photo(512, 512, (0, 0, 64, 64), (255, 255, 255))
     rng = np.random.default_rng(0)
     for _ in range(12):
-        img, dice = train.mosaic_photo(rng, [*photos, rendered], 4, 512)
+        img, dice = samples.mosaic_photo(rng, [*photos, rendered], 4, 512)
         assert img.shape == (512, 512, 3) and len(dice) == 4
         assert not (img == 255).all(axis=2).any(), "a rendered photo is not a real one"
         for _, box, known in dice:

@@ -1,8 +1,7 @@
 """models/recipe/train.py's --teacher: a classifier stage whose real crops also learn another
 classifier's outputs (distillation), so that what that one read is kept.
 
-Training only: it needs the `train` extra (PyTorch), which `make test` does not install, so
-these tests run only where it is installed and are skipped elsewhere (as test_unfold.py).
+Training only: it needs the `train` extra (PyTorch), which `make test-training` installs.
 """
 
 from __future__ import annotations

@@ -1,10 +1,8 @@
 """models/recipe/unfold.py: a float file the recipe exported, put back into the recipe's
 PyTorch model (to continue training from a shipped model whose checkpoint is gone).
 
-Training only: it needs the `train` extra (PyTorch), which `make test` does not install, so
-these tests run only where it is installed (`pip install -e '.[dev,train]'`, as `make
-model` does) and are skipped elsewhere. The batch norms are measured on the golden photos
-written out as train rows.
+Training only: it needs the `train` extra (PyTorch), which `make test-training` installs.
+The batch norms are measured on the golden photos written out as train rows.
 """
 
 from __future__ import annotations
