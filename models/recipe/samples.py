@@ -140,6 +140,23 @@ def sometimes(rng, share: float) -> bool:
     return bool(share) and rng.random() < share
 
 
+def scene_crops(rng, img, dice, things):
+    """A rendered scene's crops: each die (jittered, labelled with its face), two patches of
+    table, and each thing that is not a die (screw heads, specks, coins, tokens), boxed as a
+    detector might box it; the last three "not a die"."""
+    crops = [
+        (P.crop_die(img, jitter(rng, d.box), P.CROP_SIZE), CLASSES.index(d.face.label))
+        for d in dice
+    ]
+    crops.extend((c, NOT_A_DIE) for c in negatives(rng, img, [d.box for d in dice], 2))
+    for b in things:
+        side = max(b[2] - b[0], b[3] - b[1], 8) * rng.uniform(1.0, 1.6)
+        cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
+        box = (cx - side / 2, cy - side / 2, cx + side / 2, cy + side / 2)
+        crops.append((P.crop_die(img, jitter(rng, box), P.CROP_SIZE), NOT_A_DIE))
+    return crops
+
+
 def synthetic_crops(rng, n, numerals=2, sides=0.0, fonts=None, elevation=None):
     """``n`` rendered crops: pips, numerals and dots drawn 5 : ``numerals`` : 2. A ``sides``
     share of the scenes show their dice at a steeper slant with pips on the side faces.
@@ -161,17 +178,7 @@ def synthetic_crops(rng, n, numerals=2, sides=0.0, fonts=None, elevation=None):
             fonts=fonts,
             elevation=elevation,
         )
-        for d in dice:
-            crops.append(
-                (P.crop_die(img, jitter(rng, d.box), P.CROP_SIZE), CLASSES.index(d.face.label))
-            )
-        crops.extend((c, NOT_A_DIE) for c in negatives(rng, img, [d.box for d in dice], 2))
-        # screw heads, specks, coins, tokens...: boxed as a detector might box them
-        for b in things:
-            side = max(b[2] - b[0], b[3] - b[1], 8) * rng.uniform(1.0, 1.6)
-            cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
-            box = (cx - side / 2, cy - side / 2, cx + side / 2, cy + side / 2)
-            crops.append((P.crop_die(img, jitter(rng, box), P.CROP_SIZE), NOT_A_DIE))
+        crops += scene_crops(rng, img, dice, things)
     return crops
 
 
@@ -208,16 +215,7 @@ def big_scene_crops(rng, count, numerals=2, fonts=None):
             things=things,
             fonts=fonts,
         )
-        for d in dice:
-            crops.append(
-                (P.crop_die(img, jitter(rng, d.box), P.CROP_SIZE), CLASSES.index(d.face.label))
-            )
-        crops.extend((c, NOT_A_DIE) for c in negatives(rng, img, [d.box for d in dice], 2))
-        for b in things:  # boxed as a detector might box them, as in ``synthetic_crops``
-            side = max(b[2] - b[0], b[3] - b[1], 8) * rng.uniform(1.0, 1.6)
-            cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
-            box = (cx - side / 2, cy - side / 2, cx + side / 2, cy + side / 2)
-            crops.append((P.crop_die(img, jitter(rng, box), P.CROP_SIZE), NOT_A_DIE))
+        crops += scene_crops(rng, img, dice, things)
     return crops
 
 

@@ -1204,7 +1204,7 @@ def test_a_card_whose_second_opinion_is_not_there_is_refused(tmp_path, opinion, 
 def test_a_second_opinion_that_reads_another_crop_size_is_refused(tmp_path):
     """An opinion classifier from a run with another crop side would be handed crops it was
     never trained on: the card is refused, as it is for its own classifier."""
-    onnx = pytest.importorskip("onnx")  # a dev dependency (quantize.py's tests use it too)
+    import onnx  # a dev dependency
     models = with_opinion(tmp_path)
     made = onnx.load(str(models / "dice-opinion.onnx"))
     for dim in made.graph.input[0].type.tensor_type.shape.dim[2:]:
