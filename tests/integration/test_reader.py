@@ -1205,6 +1205,7 @@ def test_a_second_opinion_that_reads_another_crop_size_is_refused(tmp_path):
     """An opinion classifier from a run with another crop side would be handed crops it was
     never trained on: the card is refused, as it is for its own classifier."""
     import onnx  # a dev dependency
+
     models = with_opinion(tmp_path)
     made = onnx.load(str(models / "dice-opinion.onnx"))
     for dim in made.graph.input[0].type.tensor_type.shape.dim[2:]:
