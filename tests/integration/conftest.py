@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -11,12 +12,29 @@ import pytest
 REPO = Path(__file__).parents[2]
 
 
+# What a wheel is never built from, at the top of the tree: setuptools copies the package
+# into build/ and leaves there whatever an earlier build put (a file since removed would
+# ship again); the rest is large and not source.
+NOT_SOURCE = {".git", ".venv", ".arm64", "build", "dist", "artifacts", "data"}
+
+
+def _not_source(folder: str, names: list[str]) -> set[str]:
+    top = Path(folder) == REPO
+    return {
+        n
+        for n in names
+        if n == "__pycache__" or (top and (n in NOT_SOURCE or n.endswith(".egg-info")))
+    }
+
+
 @pytest.fixture(scope="session")
 def wheel(tmp_path_factory) -> Path:
-    """This work tree built as the wheel a Pi installs."""
+    """This work tree built as the wheel a Pi installs, from a copy of its sources."""
     out = tmp_path_factory.mktemp("wheel")
+    source = tmp_path_factory.mktemp("source") / "tree"
+    shutil.copytree(REPO, source, ignore=_not_source)
     built = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(out), str(REPO)],
+        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(out), str(source)],
         capture_output=True,
         text=True,
     )
