@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -94,3 +96,14 @@ def read_values(dice) -> list:
     instead of failing to sort None among numbers."""
     values = [d["value"] if isinstance(d, dict) else d.value for d in dice]
     return sorted(values, key=lambda v: (v is None, 0 if v is None else v))
+
+
+def models_with_card(tmp_path, **change) -> Path:
+    """A copy of the shipped models in ``tmp_path``/models, its card's keys ``change``d."""
+    from companion.vision.reader import model_dir
+
+    models = tmp_path / "models"
+    shutil.copytree(model_dir(), models, ignore=shutil.ignore_patterns("__*"))
+    card = json.loads((models / "dice.json").read_text())
+    (models / "dice.json").write_text(json.dumps({**card, **change}))
+    return models

@@ -50,3 +50,11 @@ def config(tmp_path, monkeypatch):
     cfg.write_text(f'[storage]\ndata_dir = "{tmp_path / "data"}"\n')
     monkeypatch.setenv("COMPANION_CONFIG", str(cfg))
     return cfg
+
+
+@pytest.fixture(scope="module")
+def reader():
+    """The dice reader with the shipped models."""
+    from companion.vision.reader import DiceReader
+
+    return DiceReader()

@@ -29,7 +29,8 @@ from companion.training.evaluate import (
 )
 from companion.training.fonts import NumeralFonts
 from companion.vision.reader import DiceReader, DieReading, model_dir
-from tests.integration.test_reader import GOLDEN, MISREAD, models_with_card
+from tests.helpers import models_with_card
+from tests.integration.test_reader import GOLDEN, MISREAD
 
 pytestmark = pytest.mark.integration
 FIELDS = ["filename", "width", "height", "value", "xmin", "ymin", "xmax", "ymax", "split"]
