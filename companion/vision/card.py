@@ -11,9 +11,12 @@ import json
 from pathlib import Path
 
 from companion.errors import VisionError
-from companion.vision.pictures import LOOKS, detector_input
+from companion.vision.pictures import CROP_SIZE, DETECT_SIZE, LOOKS, detector_input
 
 NEEDED = ("dice.json", "dice-detector.onnx", "dice-faces.onnx")
+# the side the coarse close-up pass reads a picture at (a multiple of the detector's
+# coarsest stride, 32)
+COARSE_SIZE = 160
 
 
 def read_card(models: Path) -> dict:
@@ -155,3 +158,62 @@ def coarse_detector(models: Path, card: dict, opts) -> tuple | None:
             "a free input side",
         )
     return found, feed
+
+
+class CardModels:
+    """The part of ``DiceReader`` that takes the card's settings and loads the models it
+    names, each checked against the card."""
+
+    def _take_card(
+        self, card: dict, min_confidence: float | None, detect_threshold: float | None
+    ) -> None:
+        """The card's classes, crop side, thresholds (unless given) and looks."""
+        self.classes: list[str] = card["classes"]
+        # the side of the square crop the face classifier was trained on
+        self.crop_size: int = card.get("crop_size", CROP_SIZE)
+        self.min_confidence = card["min_confidence"] if min_confidence is None else min_confidence
+        self.detect_threshold = (
+            card["detect_threshold"] if detect_threshold is None else detect_threshold
+        )
+        self.faint_threshold: float | None = card.get("faint_threshold")
+        # Margins of the second look at a die the first look left unsure (``_read_each``).
+        self.second_look: tuple[float, ...] = tuple(card.get("second_look", ()))
+        self.looks: str = card.get("looks", "turns")
+
+    def _load_classifiers(self, models: Path, card: dict, opts) -> None:
+        """The detector, the face classifier, and the helper classifiers the card names, each
+        checked against the card."""
+        # Other classifiers asked in turn about a die the first leaves unsure
+        # (``_second_opinion``).
+        asked = opinions(models, card)
+        try:
+            self._detector = onnx_session(models / "dice-detector.onnx", opts)
+            self._faces = onnx_session(models / "dice-faces.onnx", opts)
+        except Exception as exc:  # onnxruntime raises its own exception types
+            raise VisionError(
+                f"cannot load the dice models from {models}: {exc}. Reinstall the "
+                "package, or run `make model` to rebuild them."
+            ) from exc
+        self._opinions = [
+            (named_model(models, "a second opinion", o, o.get("file"), opts), o["looks"])
+            for o in asked
+        ]
+        classifiers = [("dice-faces.onnx", self._faces)]
+        classifiers += [(o["file"], s) for o, (s, _) in zip(asked, self._opinions, strict=True)]
+        # A classifier that reads again every face read with confidence, and makes it unsure
+        # where it reads another face with at least its confidence (``_vetoed``).
+        self._veto = veto(models, card, classifiers, opts)
+        check_crop_sides(models, self.crop_size, classifiers)
+
+    def _detector_sides(self, models: Path, card: dict, opts) -> None:
+        """How the detector takes a picture, at which side, and the coarse pass's detector."""
+        self._detector_input, side = detector_input(self._detector)
+        # The detector's input side: fixed in older exports; a free side (a name, not a
+        # number) lets the coarse close-up pass run the same detector at COARSE_SIZE.
+        self.detect_size = side if isinstance(side, int) else card.get("detect_size", DETECT_SIZE)
+        self.coarse_size = None if isinstance(side, int) else COARSE_SIZE
+        self._free = not isinstance(side, int)
+        # A card may name a detector of its own for the coarse pass.
+        self._coarse = coarse_detector(models, card, opts)
+        if self._coarse is not None:
+            self.coarse_size = COARSE_SIZE

@@ -19,9 +19,10 @@ never guessed; a card may name a second classifier asked about such a die first
 unsure where it surely reads another face (``veto``). Boxes are in pixels of the original
 picture, whatever its size.
 
-``DiceReader`` is made of parts in modules of their own: the detector's map turned into
-boxes (``heat.decode``), the helper classifiers' part (``cascade.Cascade``) and the small
-dice of a wide shot (``tiles.TilePass``).
+``DiceReader`` is made of parts in modules of their own: the card and the models it names
+(``card.CardModels``), the detector's map turned into boxes (``heat.decode``), the helper
+classifiers' part (``cascade.Cascade``), the close-up dice (``closeups.CloseUpPass``) and
+the small dice of a wide shot (``tiles.TilePass``).
 """
 
 from __future__ import annotations
@@ -37,27 +38,19 @@ import numpy as np
 from companion.errors import VisionError
 from companion.vision.boxes import (
     apart,
-    box_side,
-    centre_inside,
     in_rows,
 )
 from companion.vision.card import (
-    check_crop_sides,
-    coarse_detector,
-    named_model,
-    onnx_session,
-    opinions,
+    CardModels,
     read_card,
     session_options,
-    veto,
 )
 from companion.vision.cascade import Cascade
+from companion.vision.closeups import CloseUpPass
 from companion.vision.custom import CustomDice, one_size
 from companion.vision.heat import HEAP_DICE, MAX_DICE, decode
 from companion.vision.pictures import (
     CROP_MARGIN,
-    CROP_SIZE,
-    DETECT_SIZE,
     NEUTRAL,
     VIEWS,
     as_bgr,
@@ -65,7 +58,6 @@ from companion.vision.pictures import (
     cast_gains,
     crop_die,
     crop_looks,
-    detector_input,
     dot_gains,
     far_side_up,
     letterbox,
@@ -74,12 +66,7 @@ from companion.vision.pictures import (
 )
 from companion.vision.tiles import TilePass
 
-# A close-up: a die this share of the picture's longer side or more is past the sizes the
-# detector learned at its 512 px input (about 10 to 100 px there); a second, coarse pass sees
-# the picture at 160 px, where such a die is 32 px or more, inside the learned range.
-CLOSE_UP = 0.2
 STRIDE_COARSEST = 32  # the detector's coarsest stride: its input sides are multiples of it
-COARSE_SIZE = 160  # a multiple of STRIDE_COARSEST
 FACES_BATCH = 32  # crops a classifier run: 8 dice in four looks, 10 in three (``_run``)
 SYMBOL_EMBEDDING = "grey"  # how a taught die's symbols are embedded (``symbol_crop``)
 # The First Island's colour-dotted dice: which face value each dot colour stands for
@@ -144,7 +131,7 @@ class FacePicture:
         return box if self.scale == 1.0 else tuple(v * self.scale for v in box)
 
 
-class DiceReader(Cascade, TilePass):
+class DiceReader(CardModels, Cascade, TilePass, CloseUpPass):
     """Reads dice from BGR pictures with the shipped models (one thread by default)."""
 
     def __init__(
@@ -186,60 +173,6 @@ class DiceReader(Cascade, TilePass):
         self.custom = custom
         self._detector_sides(models, card, opts)
 
-    def _take_card(
-        self, card: dict, min_confidence: float | None, detect_threshold: float | None
-    ) -> None:
-        """The card's classes, crop side, thresholds (unless given) and looks."""
-        self.classes: list[str] = card["classes"]
-        # the side of the square crop the face classifier was trained on
-        self.crop_size: int = card.get("crop_size", CROP_SIZE)
-        self.min_confidence = card["min_confidence"] if min_confidence is None else min_confidence
-        self.detect_threshold = (
-            card["detect_threshold"] if detect_threshold is None else detect_threshold
-        )
-        self.faint_threshold: float | None = card.get("faint_threshold")
-        # Margins of the second look at a die the first look left unsure (``_read_each``).
-        self.second_look: tuple[float, ...] = tuple(card.get("second_look", ()))
-        self.looks: str = card.get("looks", "turns")
-
-    def _load_classifiers(self, models: Path, card: dict, opts) -> None:
-        """The detector, the face classifier, and the helper classifiers the card names, each
-        checked against the card."""
-        # Other classifiers asked in turn about a die the first leaves unsure
-        # (``_second_opinion``).
-        asked = opinions(models, card)
-        try:
-            self._detector = onnx_session(models / "dice-detector.onnx", opts)
-            self._faces = onnx_session(models / "dice-faces.onnx", opts)
-        except Exception as exc:  # onnxruntime raises its own exception types
-            raise VisionError(
-                f"cannot load the dice models from {models}: {exc}. Reinstall the "
-                "package, or run `make model` to rebuild them."
-            ) from exc
-        self._opinions = [
-            (named_model(models, "a second opinion", o, o.get("file"), opts), o["looks"])
-            for o in asked
-        ]
-        classifiers = [("dice-faces.onnx", self._faces)]
-        classifiers += [(o["file"], s) for o, (s, _) in zip(asked, self._opinions, strict=True)]
-        # A classifier that reads again every face read with confidence, and makes it unsure
-        # where it reads another face with at least its confidence (``_vetoed``).
-        self._veto = veto(models, card, classifiers, opts)
-        check_crop_sides(models, self.crop_size, classifiers)
-
-    def _detector_sides(self, models: Path, card: dict, opts) -> None:
-        """How the detector takes a picture, at which side, and the coarse pass's detector."""
-        self._detector_input, side = detector_input(self._detector)
-        # The detector's input side: fixed in older exports; a free side (a name, not a
-        # number) lets the coarse close-up pass run the same detector at COARSE_SIZE.
-        self.detect_size = side if isinstance(side, int) else card.get("detect_size", DETECT_SIZE)
-        self.coarse_size = None if isinstance(side, int) else COARSE_SIZE
-        self._free = not isinstance(side, int)
-        # A card may name a detector of its own for the coarse pass.
-        self._coarse = coarse_detector(models, card, opts)
-        if self._coarse is not None:
-            self.coarse_size = COARSE_SIZE
-
     def detect(
         self,
         img: np.ndarray,
@@ -263,15 +196,6 @@ class DiceReader(Cascade, TilePass):
         out = session.run(None, {"image": feed(boxed[None])})[0][0]
         limit = self.detect_threshold if threshold is None else threshold
         return decode(out, limit, scale, img.shape[:2], max_dice)
-
-    def detect_close_ups(self, img: np.ndarray) -> list[tuple[tuple[int, int, int, int], float]]:
-        """The coarse pass's boxes (and heat) of dice at least ``CLOSE_UP`` of the picture's
-        longer side: close-ups, too big for the full pass; none without a free-size detector."""
-        if self.coarse_size is None:
-            return []
-        least = CLOSE_UP * max(img.shape[:2])
-        found = self.detect(img, size=self.coarse_size)
-        return [(box, heat) for box, heat in found if box_side(box) >= least]
 
     def classify(self, img: np.ndarray, boxes: list) -> tuple[np.ndarray, np.ndarray]:
         """Class probabilities (N, classes) and unit embeddings (N, 64) for each box."""
@@ -410,37 +334,6 @@ class DiceReader(Cascade, TilePass):
             ):
                 dice.append((die, heat))
         return dice
-
-    def _close_ups(
-        self, img: FacePicture, look: np.ndarray, dice: list[tuple[DieReading, float]]
-    ) -> list[tuple[DieReading, float]]:
-        """``dice`` (each with its heat) with the close-up dice of a coarse pass put in.
-
-        A die that fills much of the picture is past the sizes the detector learned at its
-        full input, where it finds pips or nothing. A coarse box read with a face (never
-        unsure) is a die, and the boxes found inside it were its pips or a second look at
-        it; unless the full pass is surer (a hotter peak) of a die it read inside: then
-        the coarse box is a patch of table around small dice, and it is the one dropped."""
-        big = self.detect_close_ups(look)
-        if not big:
-            return dice
-        # The full pass's surer dice first: a coarse box they lie in is not read at all.
-        big = [
-            (box, heat)
-            for box, heat in big
-            if not any(
-                d.value is not None and h > heat and centre_inside(d.box, box) for d, h in dice
-            )
-        ]
-        read = self._read_each(img, [b for b, _ in big])
-        close = [
-            (d, h)
-            for (_, h), d in zip(big, read, strict=True)
-            if d is not None and d.value is not None
-        ]
-        return close + [
-            (d, h) for d, h in dice if not any(centre_inside(d.box, c.box) for c, _ in close)
-        ]
 
     def read_boxes(
         self, img: np.ndarray, boxes: list, detail: np.ndarray | None = None
