@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import json
 import os
 import shutil
@@ -19,6 +20,10 @@ import numpy as np
 
 from companion.engine.game import DiceRolled
 from companion.games.first_island.model import Cell
+
+# Two rolls drawn on a rendered table, replayed as a camera's frames (the integration tests'
+# ``rolls_folder``).
+ROLLS = [[1, 2, 3, 4, 5], [6, 6, 2, 3, 1]]
 
 
 def large(q, r, tribe):
@@ -107,3 +112,69 @@ def models_with_card(tmp_path, **change) -> Path:
     card = json.loads((models / "dice.json").read_text())
     (models / "dice.json").write_text(json.dumps({**card, **change}))
     return models
+
+
+# The golden photos (tests/data/dice, its CREDITS.md) and the ones the shipped reader misreads.
+GOLDEN = Path(__file__).parent / "data" / "dice"
+MISREAD = {
+    "epanemu-test_dice_219_jpg.jpg": "the red 2 is only a faint peak (0.29), and its front "
+    "face's 3 is read instead (0.90)",
+}
+
+
+FIELDS = ["filename", "width", "height", "value", "xmin", "ymin", "xmax", "ymax", "split"]
+
+
+def label(filename: str, value: int, box: tuple, split: str, side: int = 640) -> dict:
+    """One row of a labels.csv: a die of ``value`` at ``box`` in a ``side``-px photo."""
+    x0, y0, x1, y1 = box
+    return dict(
+        filename=filename,
+        width=side,
+        height=side,
+        value=value,
+        xmin=x0,
+        ymin=y0,
+        xmax=x1,
+        ymax=y1,
+        split=split,
+    )
+
+
+def write_set(folder: Path, rows: list[dict]) -> None:
+    folder.mkdir(parents=True)
+    with open(folder / "labels.csv", "w", newline="") as f:
+        out = csv.DictWriter(f, FIELDS)
+        out.writeheader()
+        out.writerows(rows)
+
+
+def golden_set(root: Path, split: str = "heldout", names: dict | None = None) -> dict:
+    """The golden photos as a labelled set in ``root/golden``, as rows of ``split``;
+    ``names`` (golden name -> file name) picks and renames some of them."""
+    cases = json.loads((GOLDEN / "expected.json").read_text())
+    names = names or {name: name for name in cases}
+    rows = []
+    for name, filename in names.items():
+        case = cases[name]
+        for value, box in zip(case["values"], case["boxes"], strict=True):
+            rows.append(label(filename, value, box, split, side=0))
+    write_set(root / "golden", rows)
+    for name, filename in names.items():
+        shutil.copy(GOLDEN / name, root / "golden" / filename)
+    return {name: cases[name] for name in names}
+
+
+def golden_dev_set(root: Path) -> dict:
+    """The golden photos the shipped reader reads right, renamed into the dev split."""
+    from companion.training.evaluate import is_dev
+
+    names = {}
+    for i, name in enumerate(sorted(json.loads((GOLDEN / "expected.json").read_text()))):
+        if name in MISREAD:
+            continue
+        k = 0
+        while not is_dev(f"golden{i}x{k}.jpg"):
+            k += 1
+        names[name] = f"golden{i}x{k}.jpg"
+    return golden_set(root, "train", names)

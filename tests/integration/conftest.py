@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import ROLLS
+
 REPO = Path(__file__).parents[2]
 
 
@@ -58,3 +60,24 @@ def reader():
     from companion.vision.reader import DiceReader
 
     return DiceReader()
+
+
+@pytest.fixture(scope="module")
+def demo_folder(tmp_path_factory) -> Path:
+    """The frames `make run` replays (companion.device.demo)."""
+    from companion.device.demo import demo_frames
+
+    return demo_frames(tmp_path_factory.mktemp("demo"))
+
+
+@pytest.fixture(scope="module")
+def rolls_folder(tmp_path_factory) -> Path:
+    """ROLLS as a folder of camera frames."""
+    import cv2
+
+    from companion.training import scenes
+
+    folder = tmp_path_factory.mktemp("rolls")
+    for i, frame in enumerate(scenes.roll_sequence(99, ROLLS)):
+        cv2.imwrite(str(folder / f"f{i:03d}.png"), frame)
+    return folder

@@ -28,25 +28,34 @@ GOLDEN = sorted((REPO / "tests" / "data" / "dice").glob("*.jpg"))
 CPUS = {"pi-zero-2-w": "cortex-a53", "pi-4": "cortex-a72", "pi-5": "cortex-a76"}
 
 
-def run(cmd: list[str], cwd: Path, path: list[Path] = ()) -> subprocess.CompletedProcess:
+def _env(cwd: Path, path: list[Path] = ()) -> dict:
     env = {**os.environ, "COMPANION_CONFIG": str(cwd / "none.toml")}
     if path:
         env["PYTHONPATH"] = os.pathsep.join(map(str, path))
+    return env
+
+
+def run(cmd: list[str], cwd: Path, path: list[Path] = ()) -> subprocess.CompletedProcess:
+    env = _env(cwd, path)
     return subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=900)
 
 
-def on_pi(cpu: str, args: list[str], cwd: Path, first: list[Path] = ()):
+def _pi_command(cpu: str, args: list[str], cwd: Path, first: list[Path] = ()):
     """``python3.11 -P ARGS`` of the arm64 root, on an emulated ``cpu``, with this work
-    tree's wheel (``cwd / "project"``) and the root's site-packages."""
+    tree's wheel (``cwd / "project"``) and the root's site-packages: the command and the
+    module path."""
     if not (ARM64 / "root").is_dir():
         pytest.fail(f"no arm64 root in {ARM64}: run `make test`, which builds it")
     root = ARM64 / "root"
     python = [str(root / "usr" / "bin" / "python3.11"), "-P"]
-    return run(
-        ["qemu-aarch64", "-cpu", cpu, "-L", str(root), *python, *args],
-        cwd,
-        [*first, cwd / "project", ARM64 / "site"],
-    )
+    command = ["qemu-aarch64", "-cpu", cpu, "-L", str(root), *python, *args]
+    return command, [*first, cwd / "project", ARM64 / "site"]
+
+
+def on_pi(cpu: str, args: list[str], cwd: Path, first: list[Path] = ()):
+    """``_pi_command`` run to its end."""
+    command, path = _pi_command(cpu, args, cwd, first)
+    return run(command, cwd, path)
 
 
 def on_pi_4(code: str, cwd: Path) -> str:
@@ -74,10 +83,43 @@ def here(tmp_path_factory, wheel) -> tuple[Path, list[dict]]:
     return cwd, dice(done.stdout)
 
 
+# The device's own loop, as the Pi 4 runs it: a rendered roll replayed through the watcher,
+# the settler and the empty table (``test_the_camera_loop_reads_a_roll_...``).
+CAMERA_LOOP = (
+    "import json; from companion.cli.bench.watch import bench_watch; "
+    "print(json.dumps(bench_watch(rest_frames=12)))"
+)
+
+
+@pytest.fixture(scope="module")
+def emulated(here) -> dict[str, subprocess.CompletedProcess]:
+    """The long emulated runs, all at once (they are independent, and the machine's cores
+    share them out): the golden photos read on each core, by its name, and the camera loop
+    on the Pi 4's, as "camera loop"."""
+    cwd, _ = here
+    runs = {cpu: ["-m", "companion", "read", "--json", *map(str, GOLDEN)] for cpu in CPUS.values()}
+    started = {}
+    for name, args in [*runs.items(), ("camera loop", ["-c", CAMERA_LOOP])]:
+        command, path = _pi_command(CPUS["pi-4"] if name == "camera loop" else name, args, cwd)
+        started[name] = subprocess.Popen(
+            command,
+            cwd=cwd,
+            env=_env(cwd, path),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+    done = {}
+    for name, process in started.items():
+        out, err = process.communicate(timeout=900)
+        done[name] = subprocess.CompletedProcess(process.args, process.returncode, out, err)
+    return done
+
+
 @pytest.mark.parametrize("cpu", CPUS.values(), ids=CPUS.keys())
-def test_a_pi_reads_the_golden_photos_as_this_machine_does(cpu, here):
-    cwd, expected = here
-    done = on_pi(cpu, ["-m", "companion", "read", "--json", *map(str, GOLDEN)], cwd)
+def test_a_pi_reads_the_golden_photos_as_this_machine_does(cpu, here, emulated):
+    _, expected = here
+    done = emulated[cpu]
     assert done.returncode == 0, done.stderr[-2000:]
     read = dice(done.stdout)
     assert [r["image"] for r in read] == [e["image"] for e in expected]
@@ -129,17 +171,14 @@ def test_the_emulated_pi_is_aarch64_with_the_pinned_onnxruntime(here):
     assert opencv.startswith("4.11."), opencv
 
 
-def test_the_camera_loop_reads_a_roll_with_the_pis_numpy_and_opencv(here):
+def test_the_camera_loop_reads_a_roll_with_the_pis_numpy_and_opencv(emulated):
     """The device's own loop (a rendered roll replayed through the watcher, the settler and
     the empty table) on the Pi's numpy 1.24 and OpenCV 4.11: one roll, read right, and read
     right again with its faces read from a main stream twice the size (I420, as the Pi
     camera gives it)."""
-    cwd, _ = here
-    code = (
-        "import json; from companion.cli.bench.watch import bench_watch; "
-        "print(json.dumps(bench_watch(rest_frames=12)))"
-    )
-    out = json.loads(on_pi_4(code, cwd).splitlines()[-1])
+    done = emulated["camera loop"]
+    assert done.returncode == 0, done.stderr[-2000:]
+    out = json.loads(done.stdout.splitlines()[-1])
     assert (out["rolls_reported"], out["rolls_read_right"]) == (1, 1)
     assert out["with_main_stream"]["rolls_read_right"] == 1  # and with the main stream's faces
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 import json
 import shutil
 import tracemalloc
@@ -12,7 +11,6 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.cli.bench import vision as bench_vision_module
 from companion.cli.main import main
 from companion.training import evaluate as evaluate_module
 from companion.training.evaluate import (
@@ -27,13 +25,16 @@ from companion.training.evaluate import (
     speed,
     wrong_share,
 )
-from companion.training.fonts import NumeralFonts
 from companion.vision.reader import DiceReader, DieReading, model_dir
-from tests.helpers import models_with_card
-from tests.integration.test_reader import GOLDEN, MISREAD
+from tests.helpers import (
+    MISREAD,
+    golden_dev_set,
+    golden_set,
+    label,
+    write_set,
+)
 
 pytestmark = pytest.mark.integration
-FIELDS = ["filename", "width", "height", "value", "xmin", "ymin", "xmax", "ymax", "split"]
 
 
 def test_salt_and_pepper_noise_is_cleaned_and_a_clean_photo_left_as_it_is():
@@ -83,30 +84,6 @@ def test_the_dev_tenth_never_splits_the_copies_of_one_photo():
     assert 0.07 <= share <= 0.13, share
 
 
-def label(filename: str, value: int, box: tuple, split: str, side: int = 640) -> dict:
-    """One row of a labels.csv: a die of ``value`` at ``box`` in a ``side``-px photo."""
-    x0, y0, x1, y1 = box
-    return dict(
-        filename=filename,
-        width=side,
-        height=side,
-        value=value,
-        xmin=x0,
-        ymin=y0,
-        xmax=x1,
-        ymax=y1,
-        split=split,
-    )
-
-
-def write_set(folder: Path, rows: list[dict]) -> None:
-    folder.mkdir(parents=True)
-    with open(folder / "labels.csv", "w", newline="") as f:
-        out = csv.DictWriter(f, FIELDS)
-        out.writeheader()
-        out.writerows(rows)
-
-
 def test_the_dev_split_is_train_photos_only(tmp_path):
     rows = []
     for n in range(200):
@@ -121,22 +98,6 @@ def test_the_dev_split_is_train_photos_only(tmp_path):
     assert all(name.startswith("train_") for name in dev)
     sources = {source_photo(name) for name in dev}
     assert len(dev) == 3 * len(sources)  # every copy of a dev photo, none trained on
-
-
-def golden_set(root: Path, split: str = "heldout", names: dict | None = None) -> dict:
-    """The golden photos as a labelled set in ``root/golden``, as rows of ``split``;
-    ``names`` (golden name -> file name) picks and renames some of them."""
-    cases = json.loads((GOLDEN / "expected.json").read_text())
-    names = names or {name: name for name in cases}
-    rows = []
-    for name, filename in names.items():
-        case = cases[name]
-        for value, box in zip(case["values"], case["boxes"], strict=True):
-            rows.append(label(filename, value, box, split, side=0))
-    write_set(root / "golden", rows)
-    for name, filename in names.items():
-        shutil.copy(GOLDEN / name, root / "golden" / filename)
-    return {name: cases[name] for name in names}
 
 
 def test_the_benchmark_reports_the_golden_photos_as_the_reader_reads_them(tmp_path, capsys):
@@ -470,222 +431,3 @@ def test_the_enlarged_bench_reads_each_photo_at_a_phones_size(tmp_path, capsys):
     for wrong in (["--enlarge", "1"], ["--enlarge", "nan"], ["--enlarge", "3", "--pi-streams"]):
         assert main(["bench", "vision", "--data", str(tmp_path / "golden"), *wrong]) == 2
         assert "give a factor over 1 and at most 10" in capsys.readouterr().err
-
-
-def test_a_rest_is_judged_by_what_the_game_would_be_given():
-    from companion.cli.bench.settle import judge
-    from companion.vision.settle import Settled
-
-    truth = [(3, (0, 0, 40, 40)), (5, (100, 0, 140, 40))]
-    boxes = ((2, 1, 41, 40), (101, 0, 139, 42))
-
-    def rest(kind, values, box=boxes):
-        return judge([(4, Settled(kind, values, 0.9, box))], truth)
-
-    assert rest("roll", (3, 5)).outcome == "right"
-    assert rest("roll", (3, 5)).dice == ("right", "right")
-    assert rest("roll", (3, 5)).frame == 4
-    assert (rest("roll", (3, 6)).outcome, rest("roll", (3, 6)).dice) == (
-        "wrong",
-        ("right", "wrong"),
-    )
-    # the right values on the wrong things: a box on the table and a die missed
-    assert rest("roll", (3, 5), ((2, 1, 41, 40), (300, 300, 340, 340))).outcome == "wrong"
-    assert rest("unsure", (3, None)).outcome == "confirm"
-    assert rest("unsure", (3, None)).dice == ("right", "other")
-    assert rest("wrong_count", (3,), boxes[:1]).outcome == "confirm"
-    assert judge([], truth).outcome == "none" and judge([], truth).frame is None
-    twice = judge([(4, Settled("roll", (3, 5), 0.9, boxes))] * 2, truth)
-    assert twice.repeated and not rest("roll", (3, 5)).repeated
-
-
-def test_the_settle_benchmark_makes_each_photo_a_live_rest(tmp_path, capsys):
-    cases = golden_set(tmp_path)
-    assert main(["bench", "settle", "--data", str(tmp_path), "--frames", "8"]) == 0
-    out = json.loads(capsys.readouterr().out)
-    golden = out["sets"]["golden"]
-    assert (golden["photos"], golden["dice"]) == (
-        len(cases),
-        sum(len(c["values"]) for c in cases.values()),
-    )
-    assert sum(golden[o] for o in ("right", "wrong", "confirm", "none")) == len(cases)
-    # the reader reads most golden photos right with confidence, so most rests give the
-    # right roll, after the Settler's five still frames
-    assert golden["right"] >= len(cases) - len(MISREAD) - 1
-    assert golden["median_still_frames_to_final_event"] == 5
-    assert out["still_frames_a_rest"] == 8 and out["all"] == golden
-
-
-def test_the_settle_benchmark_says_what_is_wrong_with_its_input(tmp_path, capsys):
-    golden_set(tmp_path)
-    assert main(["bench", "settle", "--data", str(tmp_path), "--frames", "0"]) == 2
-    assert "--frames 0: a rest needs at least one still frame" in capsys.readouterr().err
-    crops = tmp_path / "crops"
-    write_set(crops / "tomitomi3", [label("a.jpg", 1, (0, 0, 128, 128), "heldout", side=128)])
-    assert main(["bench", "settle", "--data", str(crops)]) == 2
-    assert "no photos of whole tables in the heldout split" in capsys.readouterr().err
-
-
-def golden_dev_set(root: Path) -> dict:
-    """The golden photos the shipped reader reads right, renamed into the dev split."""
-    names = {}
-    for i, name in enumerate(sorted(json.loads((GOLDEN / "expected.json").read_text()))):
-        if name in MISREAD:
-            continue
-        k = 0
-        while not is_dev(f"golden{i}x{k}.jpg"):
-            k += 1
-        names[name] = f"golden{i}x{k}.jpg"
-    return golden_set(root, "train", names)
-
-
-def test_two_models_folders_are_compared_photo_by_photo(tmp_path, capsys):
-    cases = golden_dev_set(tmp_path / "data")
-    # the shipped models, but sure of nothing under 0.99
-    unsure = models_with_card(tmp_path, min_confidence=0.99)
-
-    def compare(models: Path, against: Path) -> dict:
-        argv = ["bench", "vision", "--data", str(tmp_path / "data"), "--split", "dev"]
-        assert main([*argv, "--models", str(models), "--against", str(against)]) == 0
-        return json.loads(capsys.readouterr().out)
-
-    worse = compare(unsure, model_dir())
-    photos = worse["photos_entirely_right"]
-    # every golden photo here is read right by the shipped models, and none by the candidate
-    # that is sure of nothing (the golden dice read at about 0.9)
-    assert (photos["gained"], photos["lost"], photos["net"]) == (0, len(cases), -len(cases))
-    assert photos["lost_photos"] == sorted(f"golden/{f}" for f in photos_named(tmp_path / "data"))
-    assert photos["two_sigma"] == round(2 * len(cases) ** 0.5, 2)
-    assert photos["past_two_sigma"] is False
-    assert worse["all"]["photos_entirely_right"] == 0.0
-    assert worse["against_all"]["photos_entirely_right"] == 1.0
-    assert worse["sets"]["golden"]["against"]["photos"] == len(cases)
-
-    better = compare(model_dir(), unsure)["photos_entirely_right"]
-    assert (better["gained"], better["lost"]) == (len(cases), 0)
-    assert better["past_two_sigma"] is (len(cases) > 2 * len(cases) ** 0.5)
-
-    same = compare(model_dir(), model_dir())["photos_entirely_right"]
-    assert (same["gained"], same["lost"], same["past_two_sigma"]) == (0, 0, False)
-
-
-def test_two_models_folders_are_compared_as_the_pi_cameras_streams_read_the_photos(
-    tmp_path, capsys, monkeypatch
-):
-    """``--pi-streams --against``: both folders read the photos found at half size, each way
-    the faces are read, with the figures ``--pi-streams`` alone gives."""
-    cases = golden_dev_set(tmp_path / "data")
-    unsure = models_with_card(tmp_path, min_confidence=0.99)
-    argv = ["bench", "vision", "--data", str(tmp_path / "data"), "--split", "dev"]
-    assert main([*argv, "--pi-streams", "--models", str(unsure)]) == 0
-    alone = json.loads(capsys.readouterr().out)
-    read_as = []
-
-    def spy(reader, data, split, **kw):
-        read_as.append(kw.get("streams"))
-        return evaluate(reader, data, split, **kw)
-
-    monkeypatch.setattr(bench_vision_module, "evaluate", spy)
-    argv += ["--pi-streams", "--models", str(unsure), "--against", str(model_dir())]
-    assert main(argv) == 0
-    compared = json.loads(capsys.readouterr().out)
-    assert read_as == [(0.5, False)] * 2 + [(0.5, True)] * 2
-    assert compared["analysis_scale"] == 0.5
-    for way in ("faces_from_the_analysis_picture", "faces_from_the_photo"):
-        assert compared[way]["all"] == alone[way]["all"]
-        assert compared[way]["sets"]["golden"]["models"]["photos"] == len(cases)
-        photos = compared[way]["photos_entirely_right"]
-        assert photos["gained"] == 0 and photos["lost"] == len(photos["lost_photos"])
-
-
-def photos_named(folder: Path) -> list[str]:
-    return sorted(p.name for p in (folder / "golden").glob("*.jpg"))
-
-
-def test_models_are_not_compared_on_the_held_out_split(tmp_path, capsys):
-    golden_set(tmp_path)
-    argv = ["bench", "vision", "--data", str(tmp_path), "--against", str(model_dir())]
-    assert main(argv) == 2
-    err = capsys.readouterr().err
-    assert "--against compares two models folders" in err and "--split dev" in err
-
-
-def test_the_numerals_benchmark_reads_dice_in_each_font_family(monkeypatch):
-    from companion.cli.bench.numerals import KINDS, bench_numerals
-
-    drawn = []
-    draw = NumeralFonts.draw
-    monkeypatch.setattr(NumeralFonts, "draw", lambda self, *a: drawn.append(self) or draw(self, *a))
-    dejavu = Path("/usr/share/fonts/truetype/dejavu")  # fonts-dejavu-core: make test installs it
-    fonts = [dejavu / "DejaVuSans-Bold.ttf", dejavu / "DejaVuSans.ttf", dejavu / "DejaVuSerif.ttf"]
-    out = bench_numerals(NumeralFonts(fonts), seeds=2)
-    assert out["fonts"] == {"files": 3, "families": 2}
-    assert sorted(out["families"]) == ["DejaVuSans", "DejaVuSerif"]
-    for counts in [out["all"], out["opencv_faces"], *out["families"].values()]:
-        assert sum(counts[k] for k in KINDS[1:]) == counts["dice"]
-    assert out["all"]["dice"] == 24 and out["opencv_faces"]["dice"] == 12
-    assert len(drawn) == 24 and len(set(map(id, drawn))) == 2  # each family's own fonts
-    # the faces the classifier learned numerals from are read: the benchmark reads dice
-    assert out["opencv_faces"]["right"] >= 10
-
-
-def test_the_third_classifier_reads_numerals_in_fonts_the_first_two_never_learned(tmp_path):
-    """The shipped card's last opinion (dice-opinion2.onnx, trained with numerals in many
-    fonts, DejaVu among them) reads numerals the first two leave unsure: the same dice read
-    with the card's first opinion only are read right less often, and never wrong less."""
-    from companion.cli.bench.numerals import bench_numerals
-
-    dejavu = Path("/usr/share/fonts/truetype/dejavu")  # fonts-dejavu-core: make test installs it
-    names = ["Sans", "Sans-Bold", "Serif", "Serif-Bold", "SansMono"]
-    fonts = NumeralFonts([dejavu / f"DejaVu{name}.ttf" for name in names])
-    shutil.copytree(model_dir(), tmp_path / "models", ignore=shutil.ignore_patterns("__*"))
-    card = json.loads((tmp_path / "models" / "dice.json").read_text())
-    assert [o["file"] for o in card["second_opinion"]] == [
-        "dice-opinion.onnx",
-        "dice-opinion2.onnx",
-    ]
-    card["second_opinion"] = card["second_opinion"][:1]
-    (tmp_path / "models" / "dice.json").write_text(json.dumps(card))
-    shipped = bench_numerals(fonts, seeds=3)["all"]
-    first_only = bench_numerals(fonts, tmp_path / "models", seeds=3)["all"]
-    assert shipped["dice"] == first_only["dice"] == 54
-    assert shipped["right"] >= first_only["right"] + 5, (shipped, first_only)
-    assert shipped["wrong"] <= first_only["wrong"], (shipped, first_only)
-
-
-def test_the_veto_makes_numerals_misread_with_confidence_unsure(tmp_path):
-    """The shipped card's veto (dice-opinion2.onnx read again on every face read with
-    confidence): numerals in fonts the first classifier never learned, which it reads as
-    another face with confidence (a 5 as a 3, a 6 as a 5), are reported unsure instead, for a
-    player to confirm; the same dice read without the veto are wrong with confidence at least
-    twice as often, and read right no more often."""
-    from companion.cli.bench.numerals import bench_numerals
-
-    dejavu = Path("/usr/share/fonts/truetype/dejavu")  # fonts-dejavu-core: make test installs it
-    names = ["Sans", "Sans-Bold", "Serif", "Serif-Bold", "SansMono"]
-    fonts = NumeralFonts([dejavu / f"DejaVu{name}.ttf" for name in names])
-    shutil.copytree(model_dir(), tmp_path / "models", ignore=shutil.ignore_patterns("__*"))
-    card = json.loads((tmp_path / "models" / "dice.json").read_text())
-    assert card["veto"] == {"file": "dice-opinion2.onnx", "looks": "upright", "confidence": 0.7}
-    del card["veto"]
-    (tmp_path / "models" / "dice.json").write_text(json.dumps(card))
-    shipped = bench_numerals(fonts, seeds=3)["all"]
-    no_veto = bench_numerals(fonts, tmp_path / "models", seeds=3)["all"]
-    assert shipped["dice"] == no_veto["dice"] == 54
-    assert no_veto["wrong"] >= 4, no_veto  # there is something to veto
-    assert 2 * shipped["wrong"] <= no_veto["wrong"], (shipped, no_veto)
-    assert shipped["right"] >= no_veto["right"] - 2, (shipped, no_veto)
-    assert shipped["unsure"] > no_veto["unsure"], (shipped, no_veto)
-
-
-def test_the_numerals_benchmark_says_what_is_wrong_with_its_fonts(tmp_path, capsys):
-    assert main(["bench", "numerals"]) == 2
-    assert "pass --fonts with a list of font files" in capsys.readouterr().err
-    listing = tmp_path / "fonts.txt"
-    listing.write_text(f"# a comment\n{tmp_path / 'gone.ttf'}\n")
-    assert main(["bench", "numerals", "--fonts", str(listing)]) == 2
-    err = capsys.readouterr().err
-    assert "1 of its 1 font files are missing, first" in err and "gone.ttf" in err
-    (tmp_path / "gone.ttf").write_text("not a font")
-    assert main(["bench", "numerals", "--fonts", str(listing)]) == 2
-    assert "gone.ttf is not a TrueType or OpenType font file" in capsys.readouterr().err

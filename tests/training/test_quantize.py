@@ -22,7 +22,7 @@ from onnx import helper, numpy_helper
 
 from companion.vision.pictures import crop_die, crop_looks, letterbox
 from companion.vision.reader import STRIDE_COARSEST, DiceReader, model_dir
-from tests.integration.test_vision_bench import label, write_set
+from tests.helpers import label, write_set
 
 ROOT = Path(__file__).parents[2]
 QUANTIZE = ROOT / "models" / "recipe" / "quantize.py"
