@@ -133,6 +133,23 @@ VIEW_HELP = (
 )
 
 
+def _cmd_games(args: argparse.Namespace) -> int:
+    from companion.engine.game import all_games
+
+    games = [
+        {"game": g.name, "title": g.title, "players": [g.min_players, g.max_players]}
+        for g in all_games()
+    ]
+    if args.json:
+        print(json.dumps(games))
+    else:
+        for g in games:
+            low, high = g["players"]
+            players = f"{low} player" if low == high == 1 else f"{low} to {high} players"
+            print(f"{g['game']}: {g['title']}, {players}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="companion",
@@ -143,6 +160,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--config", help="TOML configuration file (see deploy/config.example.toml)")
     parser.add_argument("-v", "--verbose", action="store_true", help="log debug messages")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    _add_games(sub)
     _add_score(sub)
     _add_serve(sub)
     _add_read(sub)
@@ -151,6 +169,13 @@ def build_parser() -> argparse.ArgumentParser:
     _add_doctor(sub)
     _add_bench(sub)
     return parser
+
+
+def _add_games(sub) -> None:
+    """``companion games``: the games this device plays."""
+    p = sub.add_parser("games", help="list the games this device plays, with their player counts")
+    p.add_argument("--json", action="store_true", help="one JSON list")
+    p.set_defaults(func=_cmd_games)
 
 
 def _add_score(sub) -> None:
