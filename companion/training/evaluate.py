@@ -1,7 +1,7 @@
 """The dice reader measured on labelled real photos: the photo sets and their splits,
-matching the dice read to the labelled ones, the rates reported, the speed, and picking the
-thresholds (``calibrate``). ``companion bench vision`` (``companion/cli/bench/vision.py``) reports
-them.
+matching the dice read to the labelled ones, and the rates reported. The speed is in
+``speed.py``, picking the thresholds in ``calibrate.py``; ``companion bench vision``
+(``companion/cli/bench/vision.py``) reports them.
 
 Matching: a reported die matches a labelled one when their centres are closer than
 half the larger of the two boxes' longer sides, each die used once, nearest first.
@@ -12,22 +12,16 @@ classifier reads it directly and no detection is counted for it.
 
 ``--split dev`` measures the tenth of the train photos that training kept aside (chosen by
 source photo, so that no copy of a dev photo is trained on), ``--split train`` the rest of
-the train photos;
-``--calibrate`` picks the thresholds on that split and writes them into the model
-card's dice.json. Nothing is ever tuned on the held-out split.
+the train photos. Nothing is ever tuned on the held-out split.
 """
 
 from __future__ import annotations
 
 import csv
 import itertools
-import json
 import re
-import statistics
-import time
 import zlib
 from collections import Counter, defaultdict
-from collections.abc import Iterator
 from pathlib import Path
 
 import cv2
@@ -307,108 +301,3 @@ def width_band(side: float) -> str:
         if side < high:
             return f"{low} to {high}"
     return f"{WIDTHS[-1]} and over"
-
-
-SPEED_PASSES = 5  # timed passes over the speed frames (``speed``)
-
-
-def speed_frames(data: Path, count: int = 60) -> Iterator[np.ndarray]:
-    """The frames ``speed`` times, one at a time: the first ``count`` photos of 640x640 under
-    ``data``, or, where there are none, the first ``count`` photos of any size resized to
-    640x640. One at a time, so that ``speed`` holds its frames as JPEG files, not 60 decoded
-    frames (74 MB) that would count in the benchmark's peak memory."""
-    given = 0
-    for path in sorted(data.glob("*/*.jpg")):
-        if given == count:
-            return
-        img = cv2.imread(str(path))
-        if img is not None and img.shape[:2] == (640, 640):
-            given += 1
-            yield img
-    if not given:  # no 640x640 photos: use any, resized
-        for path in sorted(data.glob("*/*.jpg"))[:count]:
-            yield cv2.resize(cv2.imread(str(path)), (640, 640))
-
-
-def speed(reader: DiceReader, data: Path, count: int = 60, passes: int = SPEED_PASSES) -> dict:
-    """Median ms to read a 640x640 frame, and to decode the same JPEG, on one thread.
-
-    Each frame is read once to warm the reader, then timed in ``passes`` passes over all the
-    frames: a shared machine's speed drifts over seconds to minutes (the development
-    machine's by up to a quarter), and one pass's median moves with it. The
-    median is over every timed read; each pass's median is reported too, so the drift
-    shows."""
-    frames = [cv2.imencode(".jpg", img)[1] for img in speed_frames(data, count)]
-    cv2.setNumThreads(1)
-    for buf in frames:
-        reader.read(cv2.imdecode(buf, cv2.IMREAD_COLOR))
-    decode: list[float] = []
-    read: list[list[float]] = []
-    for _ in range(passes):
-        read.append([])
-        for buf in frames:
-            t0 = time.perf_counter()
-            img = cv2.imdecode(buf, cv2.IMREAD_COLOR)
-            decode.append(time.perf_counter() - t0)
-            t0 = time.perf_counter()
-            reader.read(img)
-            read[-1].append(time.perf_counter() - t0)
-    d = statistics.median(decode) * 1000
-    r = statistics.median(t for timed in read for t in timed) * 1000
-    return {
-        "frames": len(frames),
-        "passes": passes,
-        "read_ms_median": round(r, 2),
-        "read_ms_median_by_pass": [round(statistics.median(t) * 1000, 2) for t in read],
-        "jpeg_decode_ms_median": round(d, 2),
-        "read_to_decode_ratio": round(r / d, 1),
-    }
-
-
-# How often a die read with confidence must be right on the dev photos: the issue's own bar
-# for reading dice (99%). A silent misread changes a score; an unsure die only asks a player
-# to confirm the roll. (It was 98% at first, which let one die in fifty be misread.)
-SURE_RIGHT = 0.99
-CONFIDENCES = (0.3, 0.4, 0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95)  # the thresholds tried
-# The detection threshold: the one that reads the most dev photos entirely right, among
-# those at which at most one box in twenty is not a die (a false die stalls a roll: "6 of 5
-# dice seen").
-DETECTS = (0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5)
-MIN_PRECISION = 0.95
-
-
-def calibrate(reader: DiceReader, data: Path, card: Path) -> dict:
-    """Pick the thresholds on the dev split (never the held-out one) and save them."""
-    # The detection threshold is chosen for the detector's own peaks: faint peaks, when the
-    # card turns them on, are kept on top of these only when read with confidence.
-    faint, reader.faint_threshold = reader.faint_threshold, None
-    best = None
-    for det in DETECTS:
-        reader.detect_threshold = det
-        reader.min_confidence = 0.0
-        r = evaluate(reader, data, "dev")["all"]
-        score = r["photos_entirely_right"] or 0
-        if (r["precision"] or 0) < MIN_PRECISION:
-            continue
-        # DETECTS rise: of thresholds that tie, the strictest wins (fewer false dice)
-        if best is None or score >= best[0]:
-            best = (score, det)
-    if best is None:  # no threshold keeps false dice rare enough: the strictest
-        best = (0.0, DETECTS[-1])
-    reader.detect_threshold = best[1]
-    # The unsure threshold, with faint peaks as the reader runs (it decides which of them are
-    # kept): the lowest at which the dice read with confidence are at least SURE_RIGHT right
-    # on the dev photos and the boxes still MIN_PRECISION dice; a die below it is reported
-    # unsure instead of guessed.
-    reader.faint_threshold = faint
-    chosen = CONFIDENCES[-1]
-    for conf in CONFIDENCES:
-        reader.min_confidence = conf
-        r = evaluate(reader, data, "dev")["all"]
-        if wrong_share(r) <= 1 - SURE_RIGHT and (r["precision"] or 1) >= MIN_PRECISION:
-            chosen = conf
-            break
-    values = json.loads(card.read_text())
-    values.update({"detect_threshold": best[1], "min_confidence": chosen})
-    card.write_text(json.dumps(values, indent=1) + "\n")
-    return {"detect_threshold": best[1], "min_confidence": chosen}

@@ -10,9 +10,7 @@ import pytest
 
 from companion.cli.bench import vision as bench_vision_module
 from companion.cli.main import main
-from companion.training.evaluate import (
-    evaluate,
-)
+from companion.training.evaluate import evaluate
 from companion.vision.reader import model_dir
 from tests.helpers import (
     golden_dev_set,

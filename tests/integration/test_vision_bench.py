@@ -12,19 +12,18 @@ import numpy as np
 import pytest
 
 from companion.cli.main import main
-from companion.training import evaluate as evaluate_module
+from companion.training import speed as speed_module
+from companion.training.calibrate import CONFIDENCES, DETECTS
 from companion.training.evaluate import (
-    CONFIDENCES,
-    DETECTS,
     crowd_band,
     despeckle,
     evaluate,
     is_dev,
     load_split,
     source_photo,
-    speed,
     wrong_share,
 )
+from companion.training.speed import speed
 from companion.vision.reader import DiceReader, DieReading, model_dir
 from tests.helpers import (
     MISREAD,
@@ -145,7 +144,7 @@ def test_speed_times_every_frame_once_a_pass_after_one_warm_read_each(tmp_path, 
         return read(img, detail)
 
     reader.read = counted
-    monkeypatch.setattr(evaluate_module.time, "perf_counter", clock)
+    monkeypatch.setattr(speed_module.time, "perf_counter", clock)
     out = speed(reader, tmp_path, passes=3)
     assert out["frames"] == 3  # the three 640x640 golden photos
     assert len(seen) == 3 * (1 + 3) and len(set(seen)) == 3

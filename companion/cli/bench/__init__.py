@@ -89,7 +89,7 @@ def _settle(args) -> dict:
 def _vision(args) -> dict:
     from companion.cli.bench import vision as bench_vision
     from companion.errors import CompanionError
-    from companion.training.evaluate import calibrate
+    from companion.training.calibrate import calibrate
     from companion.vision.reader import DiceReader
 
     data, models = _photos(args)

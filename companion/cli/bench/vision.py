@@ -17,7 +17,7 @@ faces read from that picture, and then from the photo itself (the main stream).
 ``--enlarge F`` reads each photo F times larger (a phone's full-size photo of the same
 table), and ``--against DIR`` compares two models folders photo by photo (never on the
 held-out split). How a die read is matched to a labelled one, the splits and
-``--calibrate``: ``companion/training/evaluate.py``.
+``--calibrate``: ``companion/training/calibrate.py``.
 """
 
 from __future__ import annotations
@@ -26,7 +26,8 @@ import math
 import resource
 from pathlib import Path
 
-from companion.training.evaluate import WIDTHS, evaluate, speed, width_band
+from companion.training.evaluate import WIDTHS, evaluate, width_band
+from companion.training.speed import speed
 from companion.vision.reader import DiceReader, model_dir
 
 
