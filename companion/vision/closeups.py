@@ -15,7 +15,8 @@ import numpy as np
 from companion.vision.boxes import box_side, centre_inside
 
 if TYPE_CHECKING:
-    from companion.vision.reader import DieReading, FacePicture
+    from companion.vision.facepicture import FacePicture
+    from companion.vision.reader import DieReading
 
 # A coarse box at least this share of the picture's longer side is a close-up die.
 CLOSE_UP = 0.2

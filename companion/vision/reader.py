@@ -22,14 +22,14 @@ picture, whatever its size.
 ``DiceReader`` is made of parts in modules of their own: the card and the models it names
 (``card.CardModels``), the detector's map turned into boxes (``heat.decode``), the helper
 classifiers' part (``cascade.Cascade``), the close-up dice (``closeups.CloseUpPass``) and
-the small dice of a wide shot (``tiles.TilePass``).
+the small dice of a wide shot (``tiles.TilePass``), and the picture the faces are read
+from (``facepicture``).
 """
 
 from __future__ import annotations
 
-import functools
 import hashlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
@@ -48,14 +48,13 @@ from companion.vision.card import (
 from companion.vision.cascade import Cascade
 from companion.vision.closeups import CloseUpPass
 from companion.vision.custom import CustomDice, one_size
+from companion.vision.facepicture import FacePicture, PictureCast, face_picture
 from companion.vision.heat import HEAP_DICE, MAX_DICE, decode
 from companion.vision.pictures import (
     CROP_MARGIN,
-    NEUTRAL,
     VIEWS,
     as_bgr,
     balanced,
-    cast_gains,
     crop_die,
     crop_looks,
     dot_gains,
@@ -101,34 +100,6 @@ class DieReading:
             "confidence": round(self.confidence, 3),
             "face": self.face,
         }
-
-
-class PictureCast:
-    """The colour cast of the picture dice were found in, measured when first asked: the
-    gains (``cast_gains``, any cast over NEUTRAL) a dark-bodied colour dot is read again
-    with (``DiceReader._classify``)."""
-
-    def __init__(self, img: np.ndarray):
-        self._img = img
-
-    @functools.cached_property
-    def gains(self) -> np.ndarray | None:
-        return cast_gains(self._img, NEUTRAL)
-
-
-@dataclass(frozen=True)
-class FacePicture:
-    """The picture the dice's faces are read from: the analysis picture the dice were found
-    in, or the same view ``scale`` times larger (``DiceReader.read``'s ``detail``); and the
-    analysis picture's cast (None for a taught die, read as it was taught)."""
-
-    picture: np.ndarray
-    scale: float
-    cast: PictureCast | None = field(default=None, compare=False)
-
-    def box(self, box):
-        """``box``, in the analysis picture's pixels, in this picture's."""
-        return box if self.scale == 1.0 else tuple(v * self.scale for v in box)
 
 
 class DiceReader(CardModels, Cascade, TilePass, CloseUpPass):
@@ -286,7 +257,7 @@ class DiceReader(CardModels, Cascade, TilePass, CloseUpPass):
         second pass (``_close_ups``), and in a big picture the small dice tile by tile
         (``_small_dice``)."""
         img = as_bgr(img)
-        faces = self._faces_from(img, detail)
+        faces = face_picture(img, detail, taught=self.custom is not None)
         # The detector looks at the picture with a strong colour cast taken out; the faces
         # are read from the picture as it is (a dot's colour is the face), a crop read as a
         # dot read again balanced (``_classify``). Not with a taught die: it was taught from
@@ -340,29 +311,9 @@ class DiceReader(CardModels, Cascade, TilePass, CloseUpPass):
     ) -> list[DieReading]:
         """The die in each box (a box that holds no die is left out), in reading order;
         ``detail`` as for ``read``."""
-        found = [(box, 0.0) for box in boxes]
         img = as_bgr(img)
-        return reading_order([d for d, _ in self._read_found(self._faces_from(img, detail), found)])
-
-    def _faces_from(self, img: np.ndarray, detail: np.ndarray | None) -> FacePicture:
-        """Where the faces of the dice found in ``img`` are read: ``detail`` if it is given
-        (and no taught die is read: its faces were taught as the analysis picture shows
-        them), else ``img`` itself."""
-        if self.custom is not None:
-            return FacePicture(img, 1.0)
-        cast = PictureCast(img)
-        if detail is None:
-            return FacePicture(img, 1.0, cast)
-        detail = as_bgr(detail)
-        (h, w), (dh, dw) = img.shape[:2], detail.shape[:2]
-        scale = dw / w
-        if dw < w or abs(dh - h * scale) > max(1.0, scale):
-            raise VisionError(
-                f"the detail picture ({dw}x{dh}) is not the analysis picture ({w}x{h}) at a "
-                "higher resolution: give the same view, as large or larger, in the same shape",
-                code="vision/bad-detail",
-            )
-        return FacePicture(detail, scale, cast)
+        faces = face_picture(img, detail, taught=self.custom is not None)
+        return reading_order([d for d, _ in self._read_found(faces, [(b, 0.0) for b in boxes])])
 
     def _read_found(self, img: FacePicture, found: list) -> list[tuple[DieReading, float]]:
         """The die in each found (box, heat), with its heat; a box that holds no die is left

@@ -17,7 +17,8 @@ from companion.vision.boxes import SAME_DIE, apart, area, box_side, centre_insid
 from companion.vision.heat import HEAP_DICE
 
 if TYPE_CHECKING:
-    from companion.vision.reader import DieReading, FacePicture
+    from companion.vision.facepicture import FacePicture
+    from companion.vision.reader import DieReading
 
 # A wide shot: in a big picture, a die under this share of its longer side is under about
 # 20 px at the detector's input, where it is mostly missed; overlapping tiles of TILE source

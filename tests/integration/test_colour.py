@@ -13,6 +13,7 @@ import pytest
 
 from companion.training import render, scenes
 from companion.vision.custom import CustomDice
+from companion.vision.facepicture import face_picture
 from companion.vision.pictures import (
     CAST,
     NEUTRAL,
@@ -159,10 +160,9 @@ def test_dots_on_dark_dice_under_a_warm_lamp_are_read_by_the_pictures_cast(reade
 def test_the_pis_two_streams_read_dots_by_the_cast_of_the_frame_they_were_found_in(reader):
     img, truth = dark_dotted_roll(9)
     small = cv2.resize(img, (320, 240), interpolation=cv2.INTER_AREA)
-    faces = reader._faces_from(small, img)  # found in the halved frame, read from the full
+    faces = face_picture(small, img, taught=False)  # found in the halved frame, read from the full
     assert faces.picture is img and faces.cast.gains == pytest.approx(cast_gains(small, NEUTRAL))
     found = reader.read(small, detail=img)
     assert Counter(d.value for d in found) == Counter(v for v, _ in truth)
     # a taught die is read as it was taught: no cast, and no crop read again
-    taught = DiceReader(custom=CustomDice("x", {"a": np.ones(64)}))
-    assert taught._faces_from(small, img).cast is None
+    assert face_picture(small, img, taught=True).cast is None
