@@ -42,9 +42,10 @@ def create_app(
         hub = Hub(store or EventStore(app.config["DATABASE"]))
     app.extensions["companion.hub"] = hub
 
-    from companion.web import api, pages
+    from companion.web import api, export, pages
 
     app.register_blueprint(api.bp)
+    app.register_blueprint(export.bp)
     app.register_blueprint(pages.bp)
 
     @app.errorhandler(HTTPException)

@@ -1,4 +1,4 @@
-"""The JSON API: games, seats, actions, undo/redo, live events, export.
+"""The JSON API: games, seats, actions, undo/redo, live events (the exports: export.py).
 
 Every state change goes through the same Session.act the round button uses.
 Errors are JSON ``{"error": code, "message": text}``, with a 4xx status for a request
@@ -8,8 +8,6 @@ a fault of its own: 500, from the app's handlers in companion.web).
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import secrets
 from typing import Any
@@ -40,7 +38,8 @@ STATUS = {Forbidden: 403, BadRequest: 400, UnknownGame: 404, StaleAction: 409, V
 
 
 @bp.errorhandler(CompanionError)
-def _error(exc: CompanionError):
+def error_response(exc: CompanionError):
+    """A refused request's JSON error, with its status."""
     status = next((code for cls, code in STATUS.items() if isinstance(exc, cls)), 503)
     return jsonify(exc.to_json()), status
 
@@ -82,7 +81,7 @@ def _refuse_cross_site():
     if request.headers.get("Sec-Fetch-Site") == "cross-site" or (
         origin and origin.split("://", 1)[-1] != request.host
     ):
-        return _error(
+        return error_response(
             Forbidden(
                 f"requests from {origin or 'another site'} may not change "
                 "games; use the device's own pages"
@@ -366,44 +365,3 @@ def camera_view():
         if value is not None
     }
     return Response(jpeg, mimetype="image/jpeg", headers={"Cache-Control": "no-store", **headers})
-
-
-@bp.get("/games/<game_id>/export.json")
-def export_json(game_id: str):
-    s = hub().session(game_id)
-    data = game_json(game_id)
-    data["log"] = s.history()
-    data["scores"] = s.score()
-    return Response(
-        json.dumps(data, indent=1),
-        mimetype="application/json",
-        headers={"Content-Disposition": f"attachment; filename={game_id}.json"},
-    )
-
-
-def _as_text(cell: str) -> str:
-    """A typed-in cell a spreadsheet would run as a formula (=, +, -, @, a tab or a return
-    first: CSV injection), with a leading apostrophe so it is shown as the text it is."""
-    return "'" + cell if cell[:1] in ("=", "+", "-", "@", "\t", "\r") else cell
-
-
-@bp.get("/games/<game_id>/export.csv")
-def export_csv(game_id: str):
-    s = hub().session(game_id)
-    out = io.StringIO()
-    w = csv.writer(out)
-    w.writerow(["seat", "name", "line", "points"])
-    seats = hub().store.seats(game_id)
-    for seat, score in enumerate(s.score()):
-        name = _as_text(seats.get(seat, (f"Player {seat + 1}",))[0])
-        for tribe, t in score.get("tribes", {}).items():
-            w.writerow([seat + 1, name, f"{tribe} base", t["base"]])
-            w.writerow([seat + 1, name, f"{tribe} request", t["request"]])
-        for line in ("overrides", "camp_cards", "total"):
-            if line in score:
-                w.writerow([seat + 1, name, line, score[line]])
-    return Response(
-        out.getvalue(),
-        mimetype="text/csv",
-        headers={"Content-Disposition": f"attachment; filename={game_id}.csv"},
-    )

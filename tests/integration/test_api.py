@@ -348,6 +348,12 @@ def test_export_json_and_csv(client, game):
     assert "1,Player 1,total,-30" in text
 
 
+@pytest.mark.parametrize("kind", ["json", "csv"])
+def test_an_export_of_no_game_is_a_json_404_as_the_api_gives(client, kind):
+    r = client.get(f"/api/games/NOPE/export.{kind}")
+    assert (r.status_code, r.get_json()["error"]) == (404, "game/unknown")
+
+
 def test_a_name_a_spreadsheet_would_run_as_a_formula_is_exported_as_text(client, game):
     # A seat's name is typed on a phone; opened in a spreadsheet, =... or @... would run
     # (CSV injection): such a name is written with a leading apostrophe, as OWASP advises.
