@@ -45,12 +45,9 @@ def bn(c: int) -> nn.BatchNorm2d:
 class Block(nn.Module):
     """An inverted-residual block without squeeze-and-excitation (Lite0 has none)."""
 
-    def __init__(self, e, k, s, i, o, mid=None):
-        """``mid``: the expanded channels (Lite0's ``i * e`` unless given)."""
+    def __init__(self, e, k, s, i, o):
         super().__init__()
-        m = mid or i * e
-        if e == 1 and m != i:
-            raise ValueError(f"a block without expansion has {i} channels in the middle, not {m}")
+        m = i * e  # the expanded channels
         self.expand = (
             nn.Sequential(nn.Conv2d(i, m, 1, bias=False), bn(m), nn.ReLU6())
             if e != 1
@@ -71,8 +68,7 @@ class Lite0Detector(nn.Module):
     """``cbr`` and ``dws``: the small detector's layer makers (train.py), for the pyramid
     and the head."""
 
-    def __init__(self, cbr, dws, blocks: int = 11, mids=None):
-        """``mids``: each block's expanded channels (Lite0's unless given)."""
+    def __init__(self, cbr, dws, blocks: int = 11):
         super().__init__()
         if not FIRST_STRIDE16 < blocks <= len(LITE0):
             raise SystemExit(
@@ -80,12 +76,7 @@ class Lite0Detector(nn.Module):
                 " (it must reach stride 16)"
             )
         self.stem = nn.Sequential(nn.Conv2d(3, 32, 3, 2, 1, bias=False), bn(32), nn.ReLU6())
-        mids = mids or [None] * blocks
-        if len(mids) != blocks:
-            raise ValueError(f"{len(mids)} block widths for a trunk of {blocks} blocks")
-        self.blocks = nn.Sequential(
-            *[Block(*b, m) for b, m in zip(LITE0[:blocks], mids, strict=True)]
-        )
+        self.blocks = nn.Sequential(*[Block(*b) for b in LITE0[:blocks]])
         lat = 64
         self.l16, self.l8 = cbr(LITE0[blocks - 1][4], lat, 1, 1), cbr(40, lat, 1, 1)
         self.l4, self.m8 = cbr(24, 32, 1, 1), cbr(lat, 32, 1, 1)

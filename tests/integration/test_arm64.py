@@ -97,10 +97,12 @@ def emulated(here) -> dict[str, subprocess.CompletedProcess]:
     share them out): the golden photos read on each core, by its name, and the camera loop
     on the Pi 4's, as "camera loop"."""
     cwd, _ = here
-    runs = {cpu: ["-m", "companion", "read", "--json", *map(str, GOLDEN)] for cpu in CPUS.values()}
+    read = ["-m", "companion", "read", "--json", *map(str, GOLDEN)]
+    runs = [(cpu, cpu, read) for cpu in CPUS.values()]
+    runs.append(("camera loop", CPUS["pi-4"], ["-c", CAMERA_LOOP]))
     started = {}
-    for name, args in [*runs.items(), ("camera loop", ["-c", CAMERA_LOOP])]:
-        command, path = _pi_command(CPUS["pi-4"] if name == "camera loop" else name, args, cwd)
+    for name, cpu, args in runs:
+        command, path = _pi_command(cpu, args, cwd)
         started[name] = subprocess.Popen(
             command,
             cwd=cwd,
