@@ -23,12 +23,6 @@ def _cmd_score(args: argparse.Namespace) -> int:
     from companion.engine.game import get_game
 
     game = get_game(args.game)
-    if game.name != "first-island":
-        raise CompanionError(
-            f"scoring a board file is only defined for first-island, not {args.game}",
-            code="board/unsupported",
-        )
-    from companion.games.first_island.boardfile import parse_board
     from companion.textfile import read_text
 
     text = read_text(
@@ -46,16 +40,7 @@ def _cmd_score(args: argparse.Namespace) -> int:
         raise CompanionError(
             f"{args.board} is not valid JSON: {exc}", code="board/invalid"
         ) from None
-    breakdown = parse_board(data).score()
-    out = {
-        "total": breakdown["total"],
-        "tribes": {
-            t: {k: v[k] for k in ("placements", "scorable", "base", "request")}
-            for t, v in breakdown["tribes"].items()
-        },
-        "overrides": breakdown["overrides"],
-        "camp_cards": breakdown["camp_cards"],
-    }
+    out = game.score_file(data)
     print(json.dumps(out, indent=2 if args.pretty else None))
     return 0
 

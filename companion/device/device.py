@@ -131,10 +131,12 @@ class Device:
             fn(self)
 
     def _game_moved(self, game_id: str) -> None:
-        """Any accepted roll settles what was pending."""
+        """Any accepted roll settles what was pending: the game no longer wants the dice
+        the pending roll was read for."""
         if self.pending is not None and self.pending.get("game_id") == game_id:
             s = self.hub.session(game_id)
-            if s.dice() is None:
+            spec = s.dice()
+            if spec is None or spec.purpose != self.pending.get("purpose"):
                 self._set(
                     "waiting for a roll" if self.watcher else "no camera",
                     "" if self.watcher else "enter rolls by hand",
@@ -148,25 +150,6 @@ class Device:
             self._set("waiting for a roll", "")
 
     # -- rolls -------------------------------------------------------------------------
-    @staticmethod
-    def _wanted(s) -> tuple[str, object] | None:
-        """What a roll read now would be in session ``s``: ("roll", the game's dice spec),
-        ("reroll", the dice spec of a reroll, for a game that has one), or None when the
-        game wants neither."""
-        spec = s.dice()
-        if spec is not None:
-            return "roll", spec
-        reroll = getattr(s.game, "reroll_dice", None)
-        spec = reroll(s.state) if reroll is not None else None
-        return None if spec is None else ("reroll", spec)
-
-    @staticmethod
-    def _roll_action(s, kind: str, values: tuple, confidence: float):
-        """The camera's roll of ``values`` as the action of ``kind`` (``_wanted``'s) in
-        session ``s``: a reroll is the game's own action of that name."""
-        action = s.game.actions["reroll"] if kind == "reroll" else DiceRolled
-        return action(tuple(values), source="camera", confidence=round(confidence, 3))
-
     def on_settled(self, event: Settled) -> None:
         game_id = self.hub.active_game()
         if game_id is None:
@@ -179,13 +162,12 @@ class Device:
         ):
             return  # the roll it revises was settled by a person already, or never waited
         s = self.hub.session(game_id)
-        wanted = self._wanted(s)
-        spec = None if wanted is None else wanted[1]
+        spec = s.dice()
         values = _named_as_the_game(spec, event.values)
         if event.kind == "roll":
-            self._record_roll(game_id, s, wanted, values, event)
+            self._record_roll(game_id, s, spec, values, event)
             return
-        if wanted is None:
+        if spec is None:
             return  # no roll wanted: nothing to confirm
         self._set(
             "needs confirmation",
@@ -193,11 +175,11 @@ class Device:
             pending=self._pending(game_id, values, event),
         )
 
-    def _record_roll(self, game_id: str, s, wanted, values: tuple, event: Settled) -> None:
-        """Enter a settled roll read with ``values`` into the game's session ``s`` as what the
-        game ``wanted`` (``_wanted``: taken before the game moves on, so the roll is named
-        as what it was for), or say why not and leave it for a person to confirm."""
-        if wanted is None:
+    def _record_roll(self, game_id: str, s, spec, values: tuple, event: Settled) -> None:
+        """Enter a settled roll read with ``values`` into the game's session ``s``, which
+        wanted the dice ``spec`` (taken before the game moves on, so the roll is named as
+        what it was for), or say why not and leave it for a person to confirm."""
+        if spec is None:
             self._set(
                 # (dice lying on the table when the device starts are seen at rest too:
                 # they need not have moved)
@@ -207,8 +189,7 @@ class Device:
                 else "dice seen at rest, but the game is not waiting for a roll",
             )
             return
-        kind, spec = wanted
-        if kind == "reroll" and spec.showing and Counter(values) == Counter(spec.showing):
+        if spec.reroll and Counter(values) == Counter(spec.showing):
             # Dice nudged or gathered while players mark: the roll again, not a reroll, which
             # would use up the turn's one reroll unseen (three dice rerolled show their face
             # again once in 216: a person enters that reroll)
@@ -219,7 +200,8 @@ class Device:
             )
             return
         try:
-            s.act(self._roll_action(s, kind, values, event.confidence))
+            # the game makes the roll its own action (a reroll, say): Session.act
+            s.act(DiceRolled(tuple(values), source="camera", confidence=round(event.confidence, 3)))
         except StorageError as exc:  # nothing was saved: the roll waits, the red LED is lit
             self._set(
                 "storage problem",
@@ -252,7 +234,12 @@ class Device:
 
     def _pending(self, game_id: str, values: tuple, event: Settled) -> dict:
         """The roll left for a person, with the camera's picture of it when there is one."""
-        pending = {"game_id": game_id, "values": list(values)}
+        spec = self.hub.session(game_id).dice()
+        pending = {
+            "game_id": game_id,
+            "values": list(values),
+            "purpose": None if spec is None else spec.purpose,
+        }
         frame = getattr(self.watcher, "frame", None)
         if frame is not None and len(event.boxes) == len(event.values):
             self.picture = roll_picture(frame, event.boxes, event.values)
@@ -264,21 +251,31 @@ class Device:
 
     # -- the button --------------------------------------------------------------------
     def press(self) -> None:
-        """The button: advance the round of the active game (as the table page's button)."""
-        self._button(lambda s: s.act({"type": "advance"}), "advanced")
+        """The button: what the active game says it means now (``Game.button``), as the
+        table page's button."""
+
+        def do(s) -> str:
+            button = s.game.button(s.state)
+            if button is None:
+                return "it does nothing now"
+            s.act(button.action)
+            return button.label.lower()
+
+        self._button(do, None)
 
     def hold(self) -> None:
         """The button held: undo the last action of the active game."""
         self._button(lambda s: s.undo(), "undid the last action")
 
-    def _button(self, do: Callable, done: str) -> None:
+    def _button(self, do: Callable, done: str | None) -> None:
+        """Do ``do(session)`` to the active game; say ``done``, or what ``do`` returned."""
         game_id = self.hub.active_game()
         if game_id is None:
             said = "no game is open; start one in the lobby"
         else:
             try:
-                do(self.hub.session(game_id))
-                said = done
+                result = do(self.hub.session(game_id))
+                said = done or result
             except CompanionError as exc:
                 said = exc.message
         self._set(

@@ -15,8 +15,10 @@ from typing import Any
 from companion.engine.game import (
     DiceRolled,
     Game,
+    ScoreRow,
     action_from_json,
     action_to_json,
+    check_options,
     get_game,
 )
 from companion.engine.store import Entry, EventStore
@@ -95,7 +97,9 @@ class Session:
     ) -> Session:
         """Set up a new game (options are validated before anything is stored)."""
         options = dict(options or {})
-        get_game(game).setup(players, options)  # raises on bad setup; stores nothing
+        rules = get_game(game)
+        check_options(rules, players, options)  # raises on bad setup; stores nothing
+        rules.setup(players, options)
         return cls(store, store.create_game(game, players, options))
 
     def __repr__(self) -> str:
@@ -115,8 +119,8 @@ class Session:
         """The number of the last entry in the log (0 when empty): the state's id."""
         return self.entries[-1].seq if self.entries else 0
 
-    def score(self) -> list[dict]:
-        return self.game.score(self.state)
+    def score_rows(self) -> list[ScoreRow]:
+        return self.game.score_rows(self.state)
 
     def outcome(self):
         return self.game.outcome(self.state)
@@ -151,6 +155,8 @@ class Session:
             self._check_head(expected_seq)
             if isinstance(action, dict):
                 action = parse_action(self.game, action)
+            if isinstance(action, DiceRolled):  # a roll read: the game says what it is for
+                action = self.game.roll_action(self.state, action)
             new_state = self.game.apply(self.state, action)  # raises; nothing stored
             payload = action_to_json(action)
             entry = self._append("action", getattr(action, "seat", None), payload)

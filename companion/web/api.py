@@ -14,9 +14,9 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context
 
-from companion.engine.game import get_game
+from companion.engine.game import all_games, get_game
 from companion.errors import CompanionError, IllegalAction, StaleAction, UnknownGame
-from companion.web.hub import Hub
+from companion.web.gameview import game_json, hub, viewer
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -49,10 +49,6 @@ def _too_large(exc):
     limit = current_app.config["MAX_CONTENT_LENGTH"]
     message = f"the request's body is over {limit // 1024} KB; an action is well under one"
     return jsonify({"error": "request/too_large", "message": message}), 413
-
-
-def hub() -> Hub:
-    return current_app.extensions["companion.hub"]
 
 
 def _body() -> dict:
@@ -108,78 +104,22 @@ def _check_seat(game_id: str, seat: Any) -> None:
         )
 
 
-def game_json(game_id: str) -> dict:
-    s = hub().session(game_id)
-    seats = hub().store.seats(game_id)
-    dice = s.dice()
-    outcome = s.outcome()
-    return {
-        "game_id": game_id,
-        "game": s.game.name,
-        "title": s.game.title,
-        "players": s.players,
-        "options": s.options,
-        "seq": s.seq,
-        "device": _device_for(game_id),
-        "dice": None if dice is None else {"count": dice.count, "faces": dice.faces},
-        "faces": getattr(s.game, "faces", None),
-        "outcome": None
-        if outcome is None
-        else {
-            "reason": outcome.reason,
-            "winners": list(outcome.winners),
-            "totals": list(outcome.totals),
-        },
-        "seats": [
-            {"seat": i, "name": seats[i][0] if i in seats else None} for i in range(s.players)
-        ],
-        "view": s.game.player_view(s.state, None),
-        "last_action": _last_action(s.last_action()),
-        "history": score_history(s) if outcome is not None else None,
-        # a finished game's players go on to the next game at this table, if one was made
-        "next": hub().next_game(game_id) if outcome is not None else None,
-    }
-
-
-def _device_for(game_id: str) -> dict:
-    """What the device is doing, as ``game_id``'s pages show it: a roll another game waits
-    on is not theirs to confirm (its ``pending`` is left out), and is named as that game's."""
-    device = hub().device_json()
-    pending = device.get("pending")
-    if not pending or pending["game_id"] == game_id:
-        return device
-    other = {**device, "pending": None}
-    if device["state"] == "needs confirmation":
-        other["message"] = (
-            f"it is game {pending['game_id']}'s roll: confirm it on that game's table page "
-            "or its phones"
-        )
-    return other
-
-
-def _last_action(entry) -> dict | None:
-    """The action an undo by the table would take back: its seat and payload."""
-    return None if entry is None else {"seat": entry.seat, "payload": entry.payload}
-
-
-def score_history(s) -> list[dict]:
-    """Each seat's total at the end of every round (replayed from the log)."""
-    from companion.engine.session import states
-
-    def point(state) -> dict:
-        return {
-            "round": getattr(state, "round", None),
-            "totals": [x["total"] for x in s.game.score(state)],
-        }
-
-    history: list[dict] = []
-    prev = None
-    for state in states(s.game, s.players, s.options, s.entries):
-        if prev is not None and getattr(state, "round", None) != getattr(prev, "round", None):
-            history.append(point(prev))
-        prev = state
-    history.append(point(prev))
-    return history
+@bp.get("/catalog")
+def catalog():
+    """The games this device plays, with what the lobby needs to set one up."""
+    return jsonify(
+        [
+            {
+                "game": g.name,
+                "title": g.title,
+                "min_players": g.min_players,
+                "max_players": g.max_players,
+                "hidden_information": g.hidden_information,
+                "options": [o.to_json() for o in g.options],
+            }
+            for g in all_games()
+        ]
+    )
 
 
 @bp.get("/games")
@@ -202,7 +142,10 @@ def list_games():
 @bp.post("/games")
 def create_game():
     data = _body()
-    game, players = data.get("game", "first-island"), data.get("players")
+    game, players = data.get("game"), data.get("players")
+    if game is None:
+        known = ", ".join(g.name for g in all_games())
+        raise BadRequest(f'name the game to play: {{"game": ...}}, one of {known}')
     if not isinstance(players, int) or isinstance(players, bool):
         raise BadRequest(f"players must be a whole number, not {players!r}")
     options = data.get("options", {})
@@ -215,7 +158,7 @@ def create_game():
 
 @bp.get("/games/<game_id>")
 def show_game(game_id: str):
-    return jsonify(game_json(game_id))
+    return jsonify(game_json(game_id, viewer(game_id)))
 
 
 @bp.delete("/games/<game_id>")
@@ -264,8 +207,38 @@ def act(game_id: str):
     seat = action.get("seat")
     if seat is not None:
         _check_seat(game_id, seat)
-    elif action.get("type") == "finish":
-        _check_pin(data)
+    else:
+        finish = s.game.finish_action(s.state)
+        if finish is not None and action.get("type") == finish.type:
+            _check_pin(data)  # ending the game is the host's call
+    s.act(action, expected_seq=_expected_seq(data))
+    return jsonify(game_json(game_id, viewer(game_id)))
+
+
+@bp.post("/games/<game_id>/press")
+def press(game_id: str):
+    """The table page's round button: what the hardware button does now (the game's
+    ``button``), refused when it does nothing."""
+    data = _optional_body()
+    s = hub().session(game_id)
+    button = s.game.button(s.state)
+    if button is None:
+        raise IllegalAction(
+            f"the button does nothing in {s.game.title} now", code="action/no_button"
+        )
+    s.act(button.action, expected_seq=_expected_seq(data))
+    return jsonify(game_json(game_id))
+
+
+@bp.post("/games/<game_id>/finish")
+def finish(game_id: str):
+    """End the game now and score it as it stands: the host's call (the PIN)."""
+    data = _optional_body()
+    _check_pin(data)
+    s = hub().session(game_id)
+    action = s.game.finish_action(s.state)
+    if action is None:
+        raise IllegalAction(f"{s.game.title} cannot be ended early", code="action/no_finish")
     s.act(action, expected_seq=_expected_seq(data))
     return jsonify(game_json(game_id))
 
@@ -287,7 +260,7 @@ def _undo_redo(game_id: str, which: str):
     # the page's view of the game: an undo takes back what the person saw as the last action,
     # never one that came in meanwhile (a 409 instead)
     getattr(hub().session(game_id), which)(seat=seat, expected_seq=_expected_seq(data))
-    return jsonify(game_json(game_id))
+    return jsonify(game_json(game_id, viewer(game_id)))
 
 
 @bp.post("/games/<game_id>/undo")

@@ -10,7 +10,8 @@ import json
 from flask import Blueprint, Response
 
 from companion.errors import CompanionError
-from companion.web.api import error_response, game_json, hub
+from companion.web.api import error_response
+from companion.web.gameview import game_json, hub, logged
 
 bp = Blueprint("export", __name__, url_prefix="/api")
 bp.register_error_handler(CompanionError, error_response)
@@ -18,15 +19,35 @@ bp.register_error_handler(CompanionError, error_response)
 
 @bp.get("/games/<game_id>/export.json")
 def export_json(game_id: str):
+    """The game's record: its setup, seats, score rows and outcome, the log as everyone may
+    read it, and each seat's board file (``companion score`` reads one) where the game has
+    them and nothing is hidden any more."""
     s = hub().session(game_id)
     data = game_json(game_id)
-    data["log"] = s.history()
-    data["scores"] = s.score()
+    data["log"] = [_entry(s, e) for e in s.entries]
+    if s.outcome() is not None or not s.game.hidden_information:
+        boards = [s.game.board_file(s.state, seat) for seat in range(s.players)]
+        if any(b is not None for b in boards):
+            data["boards"] = boards
     return Response(
         json.dumps(data, indent=1),
         mimetype="application/json",
         headers={"Content-Disposition": f"attachment; filename={game_id}.json"},
     )
+
+
+def _entry(s, entry) -> dict:
+    """One entry of the log as everyone may read it: an action (the game's sentence for it,
+    and the action where it is public), or an undo or redo naming the entry it takes back."""
+    if entry.kind != "action":
+        return {
+            "seq": entry.seq,
+            "kind": entry.kind,
+            "seat": entry.seat,
+            "target": entry.payload["target"],
+            "created": entry.created,
+        }
+    return {"kind": "action", **logged(s, entry, None), "created": entry.created}
 
 
 def _as_text(cell: str) -> str:
@@ -42,14 +63,17 @@ def export_csv(game_id: str):
     w = csv.writer(out)
     w.writerow(["seat", "name", "line", "points"])
     seats = hub().store.seats(game_id)
-    for seat, score in enumerate(s.score()):
-        name = _as_text(seats.get(seat, (f"Player {seat + 1}",))[0])
-        for tribe, t in score.get("tribes", {}).items():
-            w.writerow([seat + 1, name, f"{tribe} base", t["base"]])
-            w.writerow([seat + 1, name, f"{tribe} request", t["request"]])
-        for line in ("overrides", "camp_cards", "total"):
-            if line in score:
-                w.writerow([seat + 1, name, line, score[line]])
+    for row in s.score_rows():
+        if row.seat is None:
+            number, name = "", _as_text(row.name or "")
+        else:
+            number, name = (
+                row.seat + 1,
+                _as_text(seats.get(row.seat, (f"Player {row.seat + 1}",))[0]),
+            )
+        for line in row.lines:
+            w.writerow([number, name, line.label, line.points])
+        w.writerow([number, name, "Total", row.total])
     return Response(
         out.getvalue(),
         mimetype="text/csv",

@@ -7,7 +7,7 @@ from flask import Blueprint, current_app, redirect, render_template, request, ur
 from markupsafe import Markup
 
 from companion.device.lan import lan_addresses, loopback
-from companion.web.api import hub
+from companion.web.gameview import hub
 
 bp = Blueprint("pages", __name__)
 

@@ -41,8 +41,8 @@ def test_the_demo_camera_reads_the_roll_onto_the_table_and_the_phones(demo_serve
             f"{demo_server.url}/api/games/{demo_server.game_id}/export.json"
         ).read()
     )
-    rolls = [e for e in log["log"] if e["payload"].get("type") == "dice_rolled"]
-    assert rolls[0]["payload"]["source"] == "camera"
+    rolls = [e for e in log["log"] if e["action"]["type"] == "dice_rolled"]
+    assert rolls[0]["action"]["source"] == "camera"
     # the table's camera view: what the camera sees, the dice read in it, for aiming it
     table.click("text=Camera view")
     table.wait_for_selector("#figures:has-text('dice found')")
@@ -105,5 +105,5 @@ def test_a_phone_confirms_a_roll_the_camera_was_unsure_of(unsure_server, browser
     log = json.loads(
         urllib.request.urlopen(f"{srv.url}/api/games/{srv.game_id}/export.json").read()
     )
-    rolls = [e["payload"] for e in log["log"] if e["payload"].get("type") == "dice_rolled"]
+    rolls = [e["action"] for e in log["log"] if e["action"]["type"] == "dice_rolled"]
     assert [(r["values"], r["source"]) for r in rolls] == [(values, "confirmed")]

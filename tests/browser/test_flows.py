@@ -359,7 +359,7 @@ def test_the_table_undoes_a_wrong_roll_and_takes_the_right_one(server, browser):
     table.once("dialog", lambda d: (asked.append(d.message), d.accept()))
     table.click("#undo")
     table.wait_for_selector("#status:has-text('Waiting for the roll')")
-    assert asked == ["Undo the roll 1 2 3 3 5?"]
+    assert asked == ["Undo this? Rolled Scavengers, Builders, Scholars, Scholars, Healers."]
     for i, v in enumerate([1, 2, 3, 4, 5]):
         table.locator("#entry-dice select").nth(i).select_option(str(v))
     table.click("#enter-roll")
@@ -381,7 +381,7 @@ def test_the_table_undoes_a_wrong_roll_and_takes_the_right_one(server, browser):
     table.once("dialog", lambda d: (asked.append(d.message), d.accept()))
     table.click("#undo")
     table.wait_for_selector("#results", state="hidden")
-    assert asked == ["Undo the end of the game?"]
+    assert asked == ["Undo this? Ended the game."]
     assert table.locator("#status").inner_text() == "Players are marking their islands"
     assert table.locator("#device").is_visible()
     table.close()
@@ -439,7 +439,7 @@ def post(server, path, body):
 def test_the_lobby_lists_games_in_play_and_folds_away_the_finished(server, page):
     # A device left plugged in lists every game it ever kept; the ones in play came below
     # the finished ones made after them.
-    done = post(server, "/api/games", {"players": 2})["game_id"]
+    done = post(server, "/api/games", {"game": "first-island", "players": 2})["game_id"]
     post(server, f"/api/games/{done}/actions", {"action": {"type": "finish"}, "pin": server.pin})
     page.goto(server.url + "/")
     page.wait_for_selector("#finished:not([hidden])")
@@ -456,7 +456,7 @@ def test_a_lobby_left_open_follows_the_games_made_and_ended(server, page):
     # open at the lobby, nor a game that ended leave the games in play, until a reload.
     page.goto(server.url + "/")
     page.wait_for_selector(f"#games li:has-text('{server.game_id}')")
-    made = post(server, "/api/games", {"players": 3})["game_id"]
+    made = post(server, "/api/games", {"game": "first-island", "players": 3})["game_id"]
     page.wait_for_selector(f"#games li:has-text('{made}')")
     post(server, f"/api/games/{made}/actions", {"action": {"type": "finish"}, "pin": server.pin})
     page.wait_for_selector("#finished-count:has-text('1')")

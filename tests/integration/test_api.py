@@ -56,7 +56,11 @@ MARK = {"type": "mark", "seat": 0, "hex": [0, 0], "picks": [1, 2], "axis": 0}
 def test_create_show_and_list_games(client, game):
     g = client.get(f"/api/games/{game}").get_json()
     assert (g["game"], g["players"], g["seq"], g["view"]["phase"]) == ("first-island", 2, 0, "roll")
-    assert g["dice"]["count"] == 5 and g["faces"]["6"]["tribe"] == "scientists"
+    assert g["dice"]["count"] == 5 and g["dice"]["faces"]["6"] == "scientists"
+    assert g["view"]["faces"]["6"]["tribe"] == "scientists"
+    assert g["to_act"] == {"seats": [], "table": True} and g["button"] is None
+    assert g["round"] == 1 and g["finishable"] is True
+    assert [row["seat"] for row in g["scores"]] == [0, 1]
     assert [x["game_id"] for x in client.get("/api/games").get_json()] == [game]
 
 
@@ -67,7 +71,8 @@ def test_create_show_and_list_games(client, game):
         ({"game": "first-island", "players": 9}, 422, "setup/invalid"),
         ({"game": "first-island", "players": "two"}, 400, "request/malformed"),
         ({"game": "first-island", "players": 2, "options": []}, 400, "request/malformed"),
-        ({"game": "first-island", "players": 2, "options": {"speed": 1}}, 422, "setup/invalid"),
+        ({"game": "first-island", "players": 2, "options": {"speed": 1}}, 422, "setup/bad_option"),
+        ({"players": 2}, 400, "request/malformed"),
     ],
 )
 def test_bad_new_games_are_refused(client, body, status, code):
@@ -185,17 +190,19 @@ def test_the_table_undoes_the_last_action_as_its_page_showed_it(client, game):
     act(client, game, {**ROLL, "source": "camera", "confidence": 0.9})
     shown = client.get(f"/api/games/{game}").get_json()
     assert shown["last_action"] == {
+        "seq": 1,
         "seat": None,
-        "payload": {**ROLL, "source": "camera", "confidence": 0.9, "seat": None},
+        "description": "Rolled Scavengers, Builders, Scholars, Scholars, Healers.",
+        "action": {**ROLL, "source": "camera", "confidence": 0.9, "seat": None},
     }
     token = seat(client, game, 0)
     act(client, game, MARK, token)  # a player marks while the table decides
     r = client.post(f"/api/games/{game}/undo", json={"pin": PIN, "expected_seq": shown["seq"]})
     assert (r.status_code, r.get_json()["error"]) == (409, "action/stale")
     now = client.get(f"/api/games/{game}").get_json()
-    assert now["seq"] == 2 and now["last_action"]["payload"]["type"] == "mark"  # unchanged
+    assert now["seq"] == 2 and now["last_action"]["action"]["type"] == "mark"  # unchanged
     r = client.post(f"/api/games/{game}/undo", json={"pin": PIN, "expected_seq": now["seq"]})
-    assert r.status_code == 200 and r.get_json()["last_action"]["payload"]["type"] == "dice_rolled"
+    assert r.status_code == 200 and r.get_json()["last_action"]["action"]["type"] == "dice_rolled"
     r = client.post(f"/api/games/{game}/undo", json={"pin": PIN, "expected_seq": True})
     assert r.status_code == 200  # not a number: as without one (the roll is taken back)
     assert r.get_json()["last_action"] is None and r.get_json()["view"]["roll"] is None
@@ -246,7 +253,9 @@ def test_the_lobbys_stream_tells_of_games_made_ended_and_deleted(client, game):
         except queue.Empty:
             return None
 
-    made = client.post("/api/games", json={"players": 3}).get_json()["game_id"]
+    made = client.post("/api/games", json={"game": "first-island", "players": 3}).get_json()[
+        "game_id"
+    ]
     assert heard() == {"kind": "games"}
     assert act(client, made, ROLL).status_code == 200  # in play still: nothing to say
     assert heard(wait=0.5) is None  # a message would be queued before the roll's answer
@@ -341,11 +350,13 @@ def test_cross_site_requests_may_not_change_games(client, game):
 def test_export_json_and_csv(client, game):
     act(client, game, ROLL)
     data = json.loads(client.get(f"/api/games/{game}/export.json").data)
-    assert data["log"][0]["payload"]["values"] == [1, 2, 3, 3, 5]
+    assert data["log"][0]["action"]["values"] == [1, 2, 3, 3, 5]
+    assert data["log"][0]["description"].startswith("Rolled Scavengers, Builders")
     assert data["scores"][0]["total"] == -30
+    assert data["boards"][0]["cells"] == []  # each seat's board file, as companion score reads
     text = client.get(f"/api/games/{game}/export.csv").data.decode()
     assert text.splitlines()[0] == "seat,name,line,points"
-    assert "1,Player 1,total,-30" in text
+    assert "1,Player 1,Scavengers base,-5" in text and "1,Player 1,Total,-30" in text
 
 
 @pytest.mark.parametrize("kind", ["json", "csv"])
@@ -440,16 +451,22 @@ def test_the_join_link_carries_the_devices_address_as_it_is_now(app, game, monke
 
 
 def test_the_view_tells_the_pages_what_the_rules_allow(client):
-    std = client.post("/api/games", json={"players": 2}).get_json()["view"]
-    easy = client.post("/api/games", json={"players": 2, "options": {"variant": "easy"}})
-    hard = client.post("/api/games", json={"players": 1, "options": {"difficulty": "hard"}})
+    std = client.post("/api/games", json={"game": "first-island", "players": 2}).get_json()["view"]
+    easy = client.post(
+        "/api/games", json={"game": "first-island", "players": 2, "options": {"variant": "easy"}}
+    )
+    hard = client.post(
+        "/api/games", json={"game": "first-island", "players": 1, "options": {"difficulty": "hard"}}
+    )
     deals = [a["points"] for a in std["table_actions"] if a["type"] == "deal_table_card"]
     assert deals == [4, 5, 6]
     assert [a["points"] for a in easy.get_json()["view"]["table_actions"]] == [4, 5]
     assert hard.get_json()["view"]["table_actions"] == []  # its single S card deals itself
     assert (std["overrides_allowed"], std["max_overrides"]) == (True, 3)
     assert hard.get_json()["view"]["overrides_allowed"] is False
-    game = client.post("/api/games", json={"players": 2}).get_json()["game_id"]
+    game = client.post("/api/games", json={"game": "first-island", "players": 2}).get_json()[
+        "game_id"
+    ]
     act(client, game, {"type": "dice_rolled", "values": [4, 4, 4, 1, 2]})
     assert client.get(f"/api/games/{game}").get_json()["view"]["reroll_allowed"] is True
     act(client, game, {"type": "reroll", "values": [4, 1, 2, 3, 5]})
@@ -490,7 +507,9 @@ def test_a_roll_waiting_in_another_game_is_named_as_that_games(app, client, game
 
     device = Device(app.extensions["companion.hub"], Watcher())
     device.on_settled(Settled("wrong_count", (1, 2, 3, 4), 0.9, message="4 of 5 dice seen"))
-    other = client.post("/api/games", json={"players": 2}).get_json()["game_id"]
+    other = client.post("/api/games", json={"game": "first-island", "players": 2}).get_json()[
+        "game_id"
+    ]
     # another game's table page was "please confirm the roll. 4 of 5 dice seen", with
     # nothing there to confirm
     shown = client.get(f"/api/games/{other}").get_json()["device"]
@@ -529,3 +548,44 @@ def test_the_camera_view_is_the_hosts_and_says_why_there_is_no_picture(app, clie
     assert (r.headers["X-Width"], r.headers["X-Height"], r.headers["X-Dice"]) == ("640", "480", "0")
     assert "X-Die-Px" not in r.headers  # no die to measure
     assert cv2.imdecode(np.frombuffer(r.data, np.uint8), cv2.IMREAD_COLOR).shape == (480, 640, 3)
+
+
+def test_each_phone_is_sent_its_own_seats_view(client, game):
+    ann = seat(client, game, 0)
+    assert client.get(f"/api/games/{game}").get_json()["seat"] is None  # the table's view
+    mine = client.get(f"/api/games/{game}", headers={"X-Seat-Token": ann}).get_json()
+    assert mine["seat"] == 0 and mine["view"]["seat"] == 0
+    forged = client.get(f"/api/games/{game}", headers={"X-Seat-Token": "guess"}).get_json()
+    assert forged["seat"] is None
+
+
+def test_the_round_button_does_what_the_game_says_it_means_now(client, game):
+    r = client.post(f"/api/games/{game}/press", json={})
+    assert (r.status_code, r.get_json()["error"]) == (422, "action/no_button")
+    assert client.get(f"/api/games/{game}").get_json()["seq"] == 0  # nothing recorded
+    tokens = [seat(client, game, 0), seat(client, game, 1, "Bo")]
+    act(client, game, ROLL)
+    for s, token in enumerate(tokens):
+        for hex_, picks in (([0, 0], [1, 2]), ([1, 0], [3, 4])):
+            mark = {"type": "mark", "seat": s, "hex": hex_, "picks": picks, "axis": 0}
+            assert act(client, game, mark, token).status_code == 200
+    g = client.get(f"/api/games/{game}").get_json()
+    assert g["button"] == {"label": "Next round"} and g["to_act"] == {"seats": [], "table": True}
+    r = client.post(f"/api/games/{game}/press", json={"expected_seq": g["seq"]})
+    assert r.status_code == 200 and r.get_json()["round"] == 2
+
+
+def test_the_host_ends_the_game_with_the_pin(client, game):
+    r = client.post(f"/api/games/{game}/finish", json={})
+    assert (r.status_code, r.get_json()["error"]) == (403, "auth/pin")
+    r = client.post(f"/api/games/{game}/finish", json={"pin": PIN})
+    assert r.status_code == 200 and r.get_json()["outcome"]["reason"] == "ended by the host"
+    assert r.get_json()["finishable"] is False
+
+
+def test_the_catalog_lists_every_game_with_its_options(client):
+    games = {g["game"]: g for g in client.get("/api/catalog").get_json()}
+    fi = games["first-island"]
+    assert (fi["min_players"], fi["max_players"], fi["hidden_information"]) == (1, 6, False)
+    variant = next(o for o in fi["options"] if o["name"] == "variant")
+    assert variant["players"] == [2, 6] and variant["choices"][1]["value"] == "easy"

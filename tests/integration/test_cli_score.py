@@ -118,7 +118,7 @@ def test_an_exported_board_scores_the_same(tmp_path):
     for a in (Mark(0, (0, 0), (1, 2), 0), Mark(0, (1, 0), (3, 4))):
         s = game.apply(s, a)
     path = tmp_path / "export.json"
-    path.write_text(json.dumps(game.export_board(s, 0)))
+    path.write_text(json.dumps(game.board_file(s, 0)))
     run = companion("score", "first-island", str(path))
     assert json.loads(run.stdout)["total"] == game.score(s)[0]["total"] == -33
 

@@ -119,13 +119,17 @@ def test_a_lost_camera_is_reported_and_the_game_goes_on(tmp_path):
 
 def test_the_button_advances_and_a_hold_undoes(tmp_path):
     hub = Hub(EventStore(tmp_path / "games.db"))
-    session = hub.create("first-island", 1, {"variant": "easy"})
+    session = hub.create("first-island", 1, {"difficulty": "casual"})
     device = Device(hub)
     session.act({"type": "dice_rolled", "values": ROLLS[0]})
-    device.press()  # refused: the player has not marked yet; the reason is shown
-    assert "button:" in device.message and session.seq == 1
+    device.press()  # the player has not marked yet: the button means nothing now
+    assert device.message == "button: it does nothing now" and session.seq == 1
+    for hex_, picks in (((0, 0), (1, 2)), ((1, 0), (3, 4))):
+        session.act({"type": "mark", "seat": 0, "hex": hex_, "picks": picks, "axis": 0})
+    device.press()  # everyone has marked: the game's button is "Next round"
+    assert device.message == "button: next round" and session.state.round == 2
     device.hold()
-    assert session.state.roll is None and device.message == "button: undid the last action"
+    assert session.state.round == 1 and device.message == "button: undid the last action"
 
 
 # -- teach ------------------------------------------------------------------------------

@@ -78,7 +78,9 @@ def test_serve_stops_at_once_with_live_pages_open(served, stop):
     # `systemctl restart` or a Ctrl-C kept the table waiting, and the log said "thread(s)
     # still running".
     port, server = served
-    game = json.loads(post(port, "/api/games", b'{"players": 2}')[1])["game_id"]
+    game = json.loads(post(port, "/api/games", b'{"game": "first-island", "players": 2}')[1])[
+        "game_id"
+    ]
     ask = f"GET /api/games/{game}/events HTTP/1.1\r\nHost: companion\r\n\r\n".encode()
     with socket.create_connection(("127.0.0.1", port), timeout=10) as page:
         page.sendall(ask)
@@ -96,7 +98,9 @@ def test_live_pages_left_open_never_stop_serve_answering(served):
     # Phones that sleep or reload leave their live streams open, unread. Each held one of
     # waitress's 32 threads: with 40 open, nothing was answered any more.
     port, _ = served
-    game = json.loads(post(port, "/api/games", b'{"players": 2}')[1])["game_id"]
+    game = json.loads(post(port, "/api/games", b'{"game": "first-island", "players": 2}')[1])[
+        "game_id"
+    ]
     ask = f"GET /api/games/{game}/events HTTP/1.1\r\nHost: companion\r\n\r\n".encode()
     streams = []
     try:
@@ -117,7 +121,11 @@ def test_live_pages_left_open_never_stop_serve_answering(served):
 def test_a_body_too_big_for_a_pi_is_refused_before_it_is_read(served):
     # A 50 MB body grew the server to 408 MB resident, more than a Pi Zero 2 W can give it.
     port, _ = served
-    status, said = post(port, "/api/games", json.dumps({"players": 2, "x": "a" * 70_000}).encode())
+    status, said = post(
+        port,
+        "/api/games",
+        json.dumps({"game": "first-island", "players": 2, "x": "a" * 70_000}).encode(),
+    )
     assert status == 413 and json.loads(said)["error"] == "request/too_large"
     with socket.create_connection(("127.0.0.1", port), timeout=10) as client:
         # 5 MB announced: waitress answers from the headers, before a byte of it is taken in
@@ -127,7 +135,7 @@ def test_a_body_too_big_for_a_pi_is_refused_before_it_is_read(served):
         )
         said = client.recv(4096)
     assert said.startswith(b"HTTP/1.1 413 Request Entity Too Large"), said
-    assert post(port, "/api/games", b'{"players": 2}')[0] == 201
+    assert post(port, "/api/games", b'{"game": "first-island", "players": 2}')[0] == 201
     with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/games", timeout=10) as r:
         assert len(json.load(r)) == 1  # nothing else was made
 

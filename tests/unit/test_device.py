@@ -72,7 +72,11 @@ def test_the_wrong_count_waits_for_a_person_and_nothing_is_entered(rig):
     device.on_settled(Settled("wrong_count", (1, 2, 3, 4), 0.9, message="4 of 5 dice seen"))
     assert rolls(session) == []
     assert (device.state, device.message) == ("needs confirmation", "4 of 5 dice seen")
-    assert device.pending == {"game_id": session.game_id, "values": [1, 2, 3, 4]}
+    assert device.pending == {
+        "game_id": session.game_id,
+        "values": [1, 2, 3, 4],
+        "purpose": "roll of the 5 tribe dice",
+    }
     session.act({"type": "dice_rolled", "values": [1, 2, 3, 4, 6], "source": "confirmed"})
     assert device.pending is None and device.state == "waiting for a roll"
 
@@ -116,6 +120,7 @@ def test_a_roll_left_to_confirm_comes_with_the_cameras_picture_of_it(rig):
     assert device.pending == {
         "game_id": session.game_id,
         "values": [1, 2, None, 4, 5],
+        "purpose": "roll of the 5 tribe dice",
         "picture": 1,
     }
     picture = cv2.imdecode(np.frombuffer(device.picture, np.uint8), cv2.IMREAD_COLOR)
@@ -343,7 +348,11 @@ def test_a_roll_the_full_disk_cannot_save_waits_and_lights_the_error_led(rig):
         before = len(session.entries)
         device.on_settled(Settled("roll", (1, 2, 3, 4, 5), 0.95))
         assert device.state == "storage problem" and "Free some space" in device.message
-        assert device.pending == {"game_id": session.game_id, "values": [1, 2, 3, 4, 5]}
+        assert device.pending == {
+            "game_id": session.game_id,
+            "values": [1, 2, 3, 4, 5],
+            "purpose": "roll of the 5 tribe dice",
+        }
         assert len(session.entries) == before and seen[-1]["state"] == "storage problem"
     finally:
         conn.execute("PRAGMA max_page_count = 1073741823")

@@ -218,13 +218,20 @@ def test_reroll_comes_before_anyone_marks(first_island):
 
 def test_a_reroll_is_wanted_of_the_camera_only_while_one_would_be_accepted(first_island):
     fresh = first_island.setup(2, {})
-    assert first_island.reroll_dice(fresh) is None  # no roll yet
+    assert not first_island.dice(fresh).reroll  # no roll yet: the roll is wanted
     plain = first_island.apply(fresh, roll(1, 2, 3, 4, 5))
-    assert first_island.reroll_dice(plain) is None  # no value three times
+    assert first_island.dice(plain) is None  # no value three times
     s = first_island.apply(fresh, roll(4, 1, 4, 4, 6))
-    spec = first_island.reroll_dice(s)
-    assert spec.count == 5 and spec.showing == (4, 1, 4, 4, 6)
-    assert first_island.reroll_dice(first_island.apply(s, Reroll((1, 1, 2, 3, 6)))) is None
+    spec = first_island.dice(s)
+    assert spec.reroll and spec.count == 5 and spec.showing == (4, 1, 4, 4, 6)
+    assert first_island.dice(first_island.apply(s, Reroll((1, 1, 2, 3, 6)))) is None
+
+
+def test_a_roll_read_while_a_reroll_is_allowed_is_the_reroll(first_island):
+    s = first_island.apply(first_island.setup(2, {}), roll(4, 1, 4, 4, 6))
+    action = first_island.roll_action(s, roll(2, 1, 3, 5, 6))
+    assert action == Reroll((2, 1, 3, 5, 6), source="test")
+    assert first_island.apply(s, action).roll == (2, 1, 3, 5, 6)
 
 
 def test_marking_needs_a_roll(first_island):
@@ -315,3 +322,20 @@ def test_difficulty_is_for_solo_only(first_island):
         first_island.setup(2, {"difficulty": "hard"})
     with pytest.raises(IllegalAction, match="casual, standard, hard, impossible"):
         first_island.setup(1, {"difficulty": "brutal"})
+
+
+def test_a_solo_game_without_camp_cards_is_refused(first_island):
+    # its targets count the camp cards completed: it could never be won
+    with pytest.raises(IllegalAction, match="solo game needs the camp cards"):
+        first_island.setup(1, {"camp_cards": False})
+
+
+def test_the_card_variant_is_refused_in_solo_rather_than_ignored(store):
+    # {"variant": "easy"} in solo played the standard solo cards while reporting "easy"
+    from companion.engine.session import Session
+
+    with pytest.raises(IllegalAction, match=r"'variant' .* is for 2 to 6 players only, not 1"):
+        Session.create(store, "first-island", 1, {"variant": "easy"})
+    assert store.games() == []
+    with pytest.raises(IllegalAction, match=r"'difficulty' .* is for 1 player only, not 3"):
+        Session.create(store, "first-island", 3, {"difficulty": "hard"})

@@ -30,14 +30,17 @@ def play(draw, max_steps=60):
     """A session driven by hypothesis through legal actions and rolls."""
     store = EventStore(":memory:")
     players = draw(st.integers(1, 4))
-    session = Session.create(store, "first-island", players, {"camp_cards": draw(st.booleans())})
+    session = Session.create(
+        store, "first-island", players, {"camp_cards": draw(st.booleans()) or players == 1}
+    )
     for _ in range(draw(st.integers(0, max_steps))):
         if session.outcome() is not None:
             break
         options = [
             a for seat in [None, *range(players)] for a in GAME.legal_actions(session.state, seat)
         ]
-        if session.dice() is not None and (not options or draw(st.booleans())):
+        spec = session.dice()
+        if spec is not None and not spec.reroll and (not options or draw(st.booleans())):
             session.act(
                 DiceRolled(tuple(draw(st.lists(st.integers(1, 6), min_size=5, max_size=5))), "test")
             )

@@ -65,12 +65,13 @@ const TC = (() => {
   };
 
   // Live updates: call onState(game) now and after every change; reconnects by itself.
+  // token(): the seat's token, if the page has one: the device sends each seat its own view.
   // Returns refresh(), which fetches the game now (after a change the stream may not tell of
   // yet, a seat claimed, say). Of two fetches, the later asked is the one shown: the answer
   // to an earlier one that comes last is older, and would undo what the page shows.
   // onLink(ok) is told each time the link changes: down as soon as the stream or a fetch
   // fails, up again when the stream opens, or a fetch is answered while it is open.
-  function live(gameId, onState, onLink) {
+  function live(gameId, onState, onLink, token = () => null) {
     let asked = 0, shown = 0, linked = null, retry = null;
     const es = new EventSource(`/api/games/${gameId}/events`);
     const link = (ok) => {
@@ -81,7 +82,7 @@ const TC = (() => {
     const refresh = async () => {
       const n = ++asked;
       let g;
-      try { g = await api(`/api/games/${gameId}`); } catch (e) {
+      try { g = await api(`/api/games/${gameId}`, { token: token() }); } catch (e) {
         link(false);
         // with the stream still open, nothing else would ask again: the page would stay
         // down in a quiet game (a stream that opens again asks by itself)
@@ -229,11 +230,8 @@ const TC = (() => {
         if (missing >= 0) throw new Error(`Choose what die ${missing + 1} shows.`);
         return selects.map((s) => Number(s.value));
       },
-      // the roll as an action for the game: a reroll when the game allows one now
-      action(view, source) {
-        const values = this.get();
-        return view && view.reroll_allowed ? { type: "reroll", values, source } : { type: "dice_rolled", values, source };
-      },
+      // the roll as read dice: the game makes it its own action (a reroll, say)
+      action(source) { return { type: "dice_rolled", values: this.get(), source }; },
     };
   }
 

@@ -39,7 +39,7 @@
     }, s.name ? `Seat ${s.seat + 1}: ${s.name}` : `Seat ${s.seat + 1} — free`)));
   }
 
-  const tribeOf = (p, roll) => (typeof p === "string" ? p : game.faces[roll[p - 1]].tribe);
+  const tribeOf = (p, roll) => (typeof p === "string" ? p : game.view.faces[roll[p - 1]].tribe);
 
   function orientations(roll) {
     // Six ways to split: three axes, and which tribe goes on which side.
@@ -96,7 +96,7 @@
   let confirmShown = null;
   $("confirm-roll").addEventListener("click", () => {
     let action;
-    try { action = confirmPicker.action(game.view, "confirmed"); } catch (e) { showError(e); return; }
+    try { action = confirmPicker.action("confirmed"); } catch (e) { showError(e); return; }
     act(action);
   });
   function showConfirm(g) {
@@ -130,7 +130,7 @@
     st.className = `status${mine ? " attention" : ""}`;
     link.show();
     const used = new Set(board.dice_used), chosen = new Set(picks.filter((p) => typeof p === "number"));
-    $("dice").replaceChildren(...(v.roll ? v.roll.map((x, i) => die(x, g.faces, {
+    $("dice").replaceChildren(...(v.roll ? v.roll.map((x, i) => die(x, v.faces, {
       n: i + 1, used: used.has(i + 1), selected: chosen.has(i + 1),
       onclick: mine ? () => { const n = i + 1; picks = chosen.has(n) ? picks.filter((p) => p !== n) : [...picks, n].slice(-2); render(game); } : null,
     })) : [el("p", { class: "muted" }, "No roll yet.")]));
@@ -165,5 +165,5 @@
   }
 
   // A render (a tap, a claim's fetch) keeps saying the link is down until the stream is back.
-  const refresh = live(gameId, render, (ok) => { link.set(ok); if (game) render(game); else link.show(); });
+  const refresh = live(gameId, render, (ok) => { link.set(ok); if (game) render(game); else link.show(); }, () => me && me.token);
 })();

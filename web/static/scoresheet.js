@@ -55,9 +55,10 @@ const SCORESHEET = (() => {
 
   // The seats by total, highest first, as the ranking's list items.
   function ranking(g) {
-    const ranked = g.view.scores.map((s, seat) => ({ seat, total: s.total })).sort((a, b) => b.total - a.total);
+    const ranked = [...g.scores].sort((a, b) => b.total - a.total);
     return ranked.map((r) => el("li", {},
-      el("span", {}, seatName(g, r.seat), g.seats[r.seat].name ? "" : el("span", { class: "muted" }, " (open seat)")),
+      el("span", {}, r.seat === null ? r.name : seatName(g, r.seat),
+        r.seat !== null && !g.seats[r.seat].name ? el("span", { class: "muted" }, " (open seat)") : ""),
       el("span", { class: "total" }, String(r.total))));
   }
 

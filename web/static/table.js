@@ -13,14 +13,16 @@
 
   $("export-json").href = `/api/games/${gameId}/export.json`;
   $("export-csv").href = `/api/games/${gameId}/export.csv`;
-  $("advance").addEventListener("click", () => act({ type: "advance" }));
+  // the round button, as the hardware button: what the game says it means now
+  $("advance").addEventListener("click", single(() => api(`/api/games/${gameId}/press`, { method: "POST", body: { expected_seq: game.seq } })
+    .then((g) => { showError(null); render(g); }).catch(showError)));
   // Undo, as the button held: the last action in force, as this page shows it (a misread
   // roll, a mark made by mistake); if the game moved on meanwhile, nothing is undone.
   const undo = single(() => api(`/api/games/${gameId}/undo`, { method: "POST", body: { pin, expected_seq: game.seq } })
     .then((g) => { showError(null); render(g); })
     .catch((e) => showError(e.code === "action/stale" ? new Error("The game changed just now: look again, then undo if you still want to.") : e)));
   $("undo").addEventListener("click", () => {
-    if (game && game.last_action && confirm(`Undo ${undoing(game)}?`)) undo();
+    if (game && game.last_action && confirm(`Undo this? ${undoing(game)}`)) undo();
   });
   // Play again: the same game for as many players with the same options, at this table;
   // its phones join it by its own code (the QR code on its page).
@@ -31,7 +33,10 @@
     } catch (e) { $("again-error").textContent = e.message; }
   }));
   $("finish").addEventListener("click", () => {
-    if (confirm("End the game now and score it as it stands?")) act({ type: "finish" }, { pin });
+    if (confirm("End the game now and score it as it stands?")) {
+      single(() => api(`/api/games/${gameId}/finish`, { method: "POST", body: { pin } })
+        .then((g) => { showError(null); render(g); }).catch(showError))();
+    }
   });
 
   // Manual roll entry: one selector per die.
@@ -42,7 +47,7 @@
   $("enter-roll").addEventListener("click", () => {
     const source = game && game.device.pending ? "confirmed" : "manual";
     let action;
-    try { action = picker.action(game && game.view, source); } catch (e) { showError(e); return; }
+    try { action = picker.action(source); } catch (e) { showError(e); return; }
     act(action);
   });
 
@@ -86,16 +91,10 @@
     return pending;
   }
 
-  // What the table's undo takes back, in words: "the roll 1 2 3 4 5", "Ann's mark".
+  // What the table's undo takes back, in words: "Ann: Marked hex (0, 1) with die 1 and die 2."
   function undoing(g) {
-    const { seat, payload: p } = g.last_action;
-    const who = seat === null || seat === undefined ? "" : `${seatName(g, seat)}'s `;
-    const what = {
-      dice_rolled: () => `the roll ${p.values.join(" ")}`, reroll: () => `the reroll ${p.values.join(" ")}`,
-      mark: () => "mark", advance: () => "the move to the next round", deal_table_card: () => `the S card (${p.points} points)`,
-      score_camp_card: () => "camp card", skip_camp_card: () => "skipped camp card", finish: () => "the end of the game",
-    }[p.type];
-    return what ? (who && !what().startsWith("the ") ? who + what() : what()) : `the last action (${p.type.replaceAll("_", " ")})`;
+    const { seat, description } = g.last_action;
+    return seat === null || seat === undefined ? description : `${seatName(g, seat)}: ${description}`;
   }
 
   const PHASE = {
@@ -112,23 +111,24 @@
     status.textContent = PHASE[v.phase];
     status.className = `status grow${v.phase === "ended" ? "" : v.phase === "done" ? " attention" : ""}`;
     link.show();
-    $("roll").replaceChildren(...(v.roll ? v.roll.map((x, i) => die(x, g.faces, { n: i + 1, big: true })) : [el("p", { class: "muted" }, "No roll yet.")]));
+    $("roll").replaceChildren(...(v.roll ? v.roll.map((x, i) => die(x, v.faces, { n: i + 1, big: true })) : [el("p", { class: "muted" }, "No roll yet.")]));
     const waiting = v.phase === "mark" ? v.boards.map((b, s) => [b, s]).filter(([b]) => b.marks < 2)
       .map(([b, s]) => `${seatName(g, s)} (${b.marks} of 2)`) : [];
     $("waiting").textContent = waiting.length ? `Waiting for: ${waiting.join(", ")}` : "";
-    $("advance").disabled = v.phase !== "done";
+    $("advance").disabled = !g.button;
+    if (g.button) $("advance").textContent = g.button.label;
     $("advance").hidden = Boolean(v.ended);
     $("undo").hidden = !g.last_action;
     if (g.last_action) $("undo").title = `Undo ${undoing(g)}`;
-    $("entry").hidden = v.phase === "ended" || (v.phase === "mark" && !v.reroll_allowed);
-    $("entry-title").textContent = v.phase === "mark" ? "Reroll: enter all 5 dice after the reroll" : "Enter the roll by hand";
+    $("entry").hidden = !g.dice;
+    $("entry-title").textContent = g.dice && g.dice.showing.length ? `Enter the ${g.dice.purpose}` : "Enter the roll by hand";
     if (showDevice(g)) $("entry").hidden = false;
     // The S cards that may be dealt now come from the engine's legal table actions.
     const deals = v.table_actions.filter((a) => a.type === "deal_table_card");
     $("deal").hidden = deals.length === 0;
     $("deal-buttons").replaceChildren(...deals.map((a) => el("button", { onclick: () => act(a) }, `${a.points} points`)));
     $("ranking").replaceChildren(...SCORESHEET.ranking(g));
-    $("finish").hidden = v.ended;
+    $("finish").hidden = !g.finishable;
     $("results").hidden = !v.ended;
     if (v.ended) $("result-body").replaceChildren(...SCORESHEET.results(g));
   }

@@ -72,6 +72,12 @@ def parse_options(players: int, options: Mapping[str, Any]) -> tuple[Options, Is
             raise _setup_error(
                 f"solo difficulty must be one of {', '.join(DIFFICULTIES)}, not {difficulty!r}"
             )
+        if not camp_cards:
+            # its targets count camp cards completed: without the cards it cannot be won
+            raise _setup_error(
+                "the solo game needs the camp cards: its targets count the cards completed "
+                "(set camp_cards to true)"
+            )
     elif difficulty is not None:
         raise _setup_error("a difficulty is for the solo game only (players = 1)")
     island = default_island()
