@@ -280,6 +280,11 @@ class Game(Protocol):
     and ``action_view(action, seat)`` (None: the seat may not see that action's details),
     so that the server never sends a page what its seat may not see.
 
+    Pages: ``pages``, a Flask blueprint of the game's package (None: the shell's pages
+    alone), named as the package, whose templates ``<name>/head.html``, ``<name>/table.html``,
+    ``<name>/play.html`` and ``<name>/scripts.html`` the shell's pages include where they
+    exist; its scripts set ``TC.game`` (web/static/common.js says what it may hold).
+
     Files: ``board_file(state, seat)``, a seat's board as a file of the game's own (None:
     the game has none), which ``score_file(data)`` scores (``companion score GAME FILE``;
     BadBoard naming what is wrong with it).
@@ -292,6 +297,7 @@ class Game(Protocol):
     hidden_information: bool
     options: Sequence[Option]
     actions: Mapping[str, type]
+    pages: Any
 
     def setup(self, players: int, options: Mapping[str, Any]) -> Any: ...
     def apply(self, state: Any, action: Any) -> Any: ...
@@ -338,6 +344,7 @@ class GameBase:
     hidden_information = False
     options: Sequence[Option] = ()
     actions: Mapping[str, type] = {}
+    pages: Any = None
 
     def to_act(self, state: Any) -> ToAct:
         """Every seat with a legal action, and the table while it has one or dice are wanted."""

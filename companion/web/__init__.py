@@ -12,6 +12,7 @@ from importlib import resources
 from flask import Flask, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
+from companion.engine.game import all_games
 from companion.engine.store import EventStore
 from companion.web.hub import Hub
 
@@ -47,6 +48,9 @@ def create_app(
     app.register_blueprint(api.bp)
     app.register_blueprint(export.bp)
     app.register_blueprint(pages.bp)
+    for game in all_games():  # each game's own pages (templates and scripts)
+        if game.pages is not None:
+            app.register_blueprint(game.pages)
 
     @app.errorhandler(HTTPException)
     def _http_error(exc: HTTPException):

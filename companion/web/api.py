@@ -151,8 +151,17 @@ def create_game():
     options = data.get("options", {})
     if not isinstance(options, dict):
         raise BadRequest(f"options must be an object, not {options!r}")
+    again = data.get("again")
+    if again is not None and not isinstance(again, str):
+        raise BadRequest(f"again names the game played before (its code), not {again!r}")
     get_game(game)
+    kept = hub().store.seats(hub().session(again).game_id) if again else {}
     s = hub().create(game, players, options)
+    # "Play again": the players keep their seats, names and phones' tokens, so that no one
+    # types their name again and each phone follows into its own seat
+    for seat, (name, token) in kept.items():
+        if seat < players:
+            hub().store.claim_seat(s.game_id, seat, name, token)
     return jsonify(game_json(s.game_id)), 201
 
 

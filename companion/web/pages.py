@@ -51,7 +51,12 @@ def table(game_id: str):
     join = f"{base}/play/{game_id}"
     qr = Markup(segno.make(join, error="m").svg_inline(scale=5, dark="#1d232b"))
     return render_template(
-        "table.html", game_id=game_id, pin=current_app.config["HOST_PIN"], join_url=join, qr=qr
+        "table.html",
+        game_id=game_id,
+        pin=current_app.config["HOST_PIN"],
+        join_url=join,
+        qr=qr,
+        **_parts(game_id),
     )
 
 
@@ -64,8 +69,14 @@ def camera():
 
 @bp.get("/play/<game_id>")
 def play(game_id: str):
-    hub().session(game_id)
-    return render_template("play.html", game_id=game_id)
+    return render_template("play.html", game_id=game_id, **_parts(game_id))
+
+
+def _parts(game_id: str) -> dict:
+    """What a game's pages add to the shell's: its title, and the name its blueprint's
+    templates are found under (None: the game has no pages of its own)."""
+    game = hub().session(game_id).game
+    return {"title": game.title, "parts": None if game.pages is None else game.pages.name}
 
 
 @bp.errorhandler(LookupError)

@@ -28,6 +28,12 @@ ARTIFACTS = Path(__file__).parents[2] / "artifacts" / "screenshots"
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 
 
+def tap_roll(page, picker, values):
+    """Enter ``values`` in the roll picker ``picker``: each die's face tapped in its row."""
+    for i, v in enumerate(values, start=1):
+        page.click(f'{picker} [data-die="{i}"][data-face="{v}"]')
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -7,7 +7,7 @@ import urllib.request
 import pytest
 
 from companion.device.demo import ROLLS
-from tests.browser.conftest import PHONE
+from tests.browser.conftest import PHONE, tap_roll
 
 pytestmark = pytest.mark.browser
 
@@ -86,7 +86,7 @@ def test_a_phone_confirms_a_roll_the_camera_was_unsure_of(unsure_server, browser
         " && document.getElementById('confirm-picture').naturalWidth > 0"
     )
     assert phone.locator("#confirm-picture").is_visible()
-    assert phone.locator("#confirm-dice .die-pick .n").all_inner_texts() == list("12345")
+    assert phone.locator("#confirm-dice .die-row .n").all_inner_texts() == list("12345")
     table.wait_for_function("document.getElementById('entry-picture').naturalWidth > 0")
     shot(phone, "phone-confirm-unsure-roll")
     shot(table, "table-confirm-unsure-roll")
@@ -94,8 +94,7 @@ def test_a_phone_confirms_a_roll_the_camera_was_unsure_of(unsure_server, browser
     phone.click("#confirm-roll")
     phone.wait_for_selector("#error:has-text('Choose what die')")
     values = list(ROLLS[0])
-    for i, v in enumerate(values):
-        phone.get_by_label(f"die {i + 1}", exact=True).select_option(str(v))
+    tap_roll(phone, "#confirm-dice", values)
     phone.click("#confirm-roll")
     phone.wait_for_selector("#confirm", state="hidden")
     table.wait_for_selector("#entry-picture", state="hidden")  # it went with the roll

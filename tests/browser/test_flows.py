@@ -5,7 +5,7 @@ import urllib.request
 
 import pytest
 
-from tests.browser.conftest import PHONE
+from tests.browser.conftest import PHONE, tap_roll
 
 pytestmark = pytest.mark.browser
 
@@ -56,8 +56,7 @@ def test_two_phones_and_the_table_play_a_game(server, browser, shot):
     assert table.locator("#error").inner_text() == "Choose what die 1 shows."
 
     # The roll is entered at the table and arrives live on both phones.
-    for i, v in enumerate([1, 2, 3, 3, 5]):
-        table.locator("#entry-dice select").nth(i).select_option(str(v))
+    tap_roll(table, "#entry-dice", [1, 2, 3, 3, 5])
     table.click("#enter-roll")
     for phone in (ann, bob):
         phone.wait_for_selector("#dice .die >> nth=4")
@@ -195,8 +194,7 @@ def test_the_table_says_its_live_link_is_down_after_a_roll_is_entered(server, br
     table.route("**/events", lambda route: route.abort())
     table.goto(f"{server.url}/table/{server.game_id}")
     table.wait_for_selector("#status:has-text('Connection to the device lost')")
-    for i, v in enumerate([1, 2, 3, 3, 5]):
-        table.locator("#entry-dice select").nth(i).select_option(str(v))
+    tap_roll(table, "#entry-dice", [1, 2, 3, 3, 5])
     table.click("#enter-roll")
     table.wait_for_selector("#roll .die")  # the roll's answer drawn
     assert table.locator("#status").inner_text() == "Connection to the device lost: reconnecting…"
@@ -351,8 +349,7 @@ def test_the_table_undoes_a_wrong_roll_and_takes_the_right_one(server, browser):
     # said once ("No camera: enter each roll by hand. Enter rolls by hand." before)
     assert table.locator("#device").inner_text() == "No camera: enter rolls by hand."
     assert not table.locator("#camera-link").is_visible()  # no camera, nothing to aim
-    for i, v in enumerate([1, 2, 3, 3, 5]):
-        table.locator("#entry-dice select").nth(i).select_option(str(v))
+    tap_roll(table, "#entry-dice", [1, 2, 3, 3, 5])
     table.click("#enter-roll")
     table.wait_for_selector("#status:has-text('marking')")
     asked = []
@@ -360,8 +357,7 @@ def test_the_table_undoes_a_wrong_roll_and_takes_the_right_one(server, browser):
     table.click("#undo")
     table.wait_for_selector("#status:has-text('Waiting for the roll')")
     assert asked == ["Undo this? Rolled Scavengers, Builders, Scholars, Scholars, Healers."]
-    for i, v in enumerate([1, 2, 3, 4, 5]):
-        table.locator("#entry-dice select").nth(i).select_option(str(v))
+    tap_roll(table, "#entry-dice", [1, 2, 3, 4, 5])
     table.click("#enter-roll")
     table.wait_for_selector("#status:has-text('marking')")
     with urllib.request.urlopen(f"{server.url}/api/games/{server.game_id}") as r:

@@ -589,3 +589,15 @@ def test_the_catalog_lists_every_game_with_its_options(client):
     assert (fi["min_players"], fi["max_players"], fi["hidden_information"]) == (1, 6, False)
     variant = next(o for o in fi["options"] if o["name"] == "variant")
     assert variant["players"] == [2, 6] and variant["choices"][1]["value"] == "easy"
+
+
+def test_play_again_keeps_the_seats_names_and_phones(client, game):
+    ann = seat(client, game, 0)
+    seat(client, game, 1, "Bo")
+    body = {"game": "first-island", "players": 2, "again": game}
+    again = client.post("/api/games", json=body).get_json()
+    assert [s["name"] for s in again["seats"]] == ["Ann", "Bo"]
+    mine = client.get(f"/api/games/{again['game_id']}", headers={"X-Seat-Token": ann})
+    assert mine.get_json()["seat"] == 0  # Ann's phone sits in her seat of the new game
+    r = client.post("/api/games", json={**body, "again": "NOPE1"})
+    assert (r.status_code, r.get_json()["error"]) == (404, "game/unknown")

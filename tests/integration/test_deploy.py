@@ -72,20 +72,24 @@ def test_the_wheel_carries_the_models_and_the_web_assets(wheel):
         "companion/webassets/static/table.js",
         "companion/engine/schema.sql",
         "companion/games/first_island/island.json",
+        "companion/games/first_island/templates/first_island/play.html",
+        "companion/games/first_island/static/pages.js",
     ):
         assert needed in names, f"{needed} is not in the wheel"
     assert not any(n.startswith("companion/modelfiles/recipe") for n in names)
 
 
 def test_the_wheel_ships_every_module_and_only_what_runs(wheel):
-    """Every module of the package is in the wheel (pyproject.toml lists the packages by
-    hand), and nothing else but the models, their card's settings and the web assets: no
-    model card, training recipe or notes go onto a Pi."""
+    """Every module of the package, and each game's pages (its templates and scripts), is in
+    the wheel (pyproject.toml lists the packages by hand), and nothing else but the models,
+    their card's settings and the web assets: no model card, training recipe or notes go
+    onto a Pi."""
     names = {n for n in zipfile.ZipFile(wheel).namelist() if ".dist-info/" not in n}
     source = {
         str(p.relative_to(REPO))
         for p in (REPO / "companion").rglob("*")
-        if p.suffix in (".py", ".json", ".sql") and "__pycache__" not in p.parts
+        if p.suffix in (".py", ".json", ".sql", ".html", ".js", ".css")
+        and "__pycache__" not in p.parts
     }
     assert source <= names, f"missing from the wheel: {sorted(source - names)}"
     runs = (".py", ".onnx", ".json", ".sql", ".html", ".js", ".css", ".svg")

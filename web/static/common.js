@@ -1,17 +1,14 @@
-// Shared by every page: the API, the live stream, tribes and the hex drawing.
+// Shared by every page: the API, the live stream, dice and the roll picker.
+//
+// A game's own scripts (its package's pages) set TC.game before the page's script runs:
+//   face(value, g)  -> {abbr, name, colour} | null: how a die face looks (default: its number)
+//   status(g, me)   -> text | null: the status line (me null: the table's), else the shell's
+//   table(g, ctx)   draws the game's part of the table page (ctx: act, showError)
+//   play(g, ctx)    draws the seat's part of a phone (ctx: me, act, showError, redraw)
+//   myScore(g, me)  -> elements | null: a phone's own score, else the shell's score lines
 "use strict";
 
 const TC = (() => {
-  const TRIBES = ["scavengers", "builders", "scholars", "matriarchy", "healers", "scientists"];
-  // Tribes are told apart by a two-letter symbol as well as by colour.
-  const TRIBE = {
-    scavengers: { abbr: "Sv", colour: "#f2c431", name: "Scavengers" },
-    builders: { abbr: "Bu", colour: "#e0433f", name: "Builders" },
-    scholars: { abbr: "Sc", colour: "#3f73e0", name: "Scholars" },
-    matriarchy: { abbr: "Ma", colour: "#9a4fc4", name: "Matriarchy" },
-    healers: { abbr: "He", colour: "#3aa655", name: "Healers" },
-    scientists: { abbr: "Si", colour: "#f28c28", name: "Scientists" },
-  };
 
   const API_TIMEOUT_MS = 10000;
 
@@ -140,95 +137,63 @@ const TC = (() => {
     return e;
   };
 
-  // A die face: the tribe's colour dot and symbol, and the face value.
-  function die(value, faces, { selected = false, used = false, n = null, onclick = null, big = false } = {}) {
-    const tribe = faces && faces[value] ? faces[value].tribe : null;
-    const t = tribe ? TRIBE[tribe] : null;
-    // A die you can pick is a button; a die that is only shown is not (no greyed-out look).
-    const b = el(onclick ? "button" : "div", {
+  // How a die face looks: the game's drawing of it, else its number (and its name, where
+  // the dice name their faces).
+  function faceLook(value, g) {
+    const look = TC.game && TC.game.face ? TC.game.face(value, g) : null;
+    if (look) return look;
+    const named = g && g.dice && g.dice.faces[String(value)];
+    return { abbr: value === null || value === undefined ? "?" : String(value), name: named && named !== String(value) ? named : "", colour: null };
+  }
+
+  // A die: the face's colour dot and symbol, and its name; a button when it can be tapped.
+  function die(value, g, { selected = false, used = false, n = null, onclick = null, big = false, label = null } = {}) {
+    const t = faceLook(value, g);
+    return el(onclick ? "button" : "div", {
       class: `die${selected ? " selected" : ""}${used ? " used" : ""}${big ? " big" : ""}`,
       disabled: onclick ? used : false, onclick, role: onclick ? null : "img",
-      "aria-label": t ? `die ${n}: ${t.name}` : `die ${n}: ${value}`,
+      "aria-label": label || `die ${n}: ${t.name || t.abbr}`,
     },
-      el("span", { class: "dot", style: `background:${t ? t.colour : "#fff"}` }),
-      el("span", { class: "abbr" }, t ? t.abbr : String(value)),
-      el("span", { class: "face" }, t ? t.name : ""));
-    return b;
-  }
-
-  // Pointy-top axial hexes; direction d points at angle -60*d degrees (screen, y down).
-  const SQ3 = Math.sqrt(3);
-  const center = (q, r, s) => [s * SQ3 * (q + r / 2), s * 1.5 * r];
-  const corner = (c, j, s) => {
-    const a = (Math.PI / 180) * (-60 * j - 30);
-    return [c[0] + s * Math.cos(a), c[1] + s * Math.sin(a)];
-  };
-  const pts = (list) => list.map((p) => p.map((v) => v.toFixed(1)).join(",")).join(" ");
-
-  function hexShapes(cell, c, s) {
-    // [tribe, polygon points, label position] for each placement of a marked cell
-    if (cell.large) return [[cell.large, [0, 1, 2, 3, 4, 5].map((j) => corner(c, j, s)), c]];
-    return [0, 1].map((half) => {
-      const k = cell.split + 3 * half;
-      const poly = [k - 1, k, k + 1, k + 2].map((j) => corner(c, j, s));
-      const lx = (poly[1][0] + poly[2][0] + c[0]) / 3, ly = (poly[1][1] + poly[2][1] + c[1]) / 3;
-      return [cell.halves[half], poly, [lx, ly]];
-    });
-  }
-
-  // Draw an island into an <svg>; onHex(q, r) on tap; marks: {"q,r": class}.
-  function drawIsland(root, island, cells, { size = 22, onHex = null, marks = {}, claimed = [], picked = new Set() } = {}) {
-    root.replaceChildren();
-    const claimedSet = new Set(claimed.flat().map((p) => p.join(",")));
-    const byHex = Object.fromEntries(cells.map((c) => [c.hex.join(","), c]));
-    let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
-    for (const [q, r] of island) {
-      const [x, y] = center(q, r, size);
-      minX = Math.min(minX, x); maxX = Math.max(maxX, x); minY = Math.min(minY, y); maxY = Math.max(maxY, y);
-    }
-    const pad = size * 1.1;
-    root.setAttribute("viewBox", `${minX - pad} ${minY - pad} ${maxX - minX + 2 * pad} ${maxY - minY + 2 * pad}`);
-    for (const [q, r] of island) {
-      const c = center(q, r, size), key = `${q},${r}`;
-      const g = svg("g", { class: `hex ${marks[key] || ""}`, "data-hex": key });
-      if (onHex) g.addEventListener("click", (ev) => {
-        const half = ev.target.dataset && ev.target.dataset.half;
-        onHex(q, r, half === undefined ? 0 : Number(half));
-      });
-      g.append(svg("polygon", { class: "ground", points: pts([0, 1, 2, 3, 4, 5].map((j) => corner(c, j, size))) }));
-      const cell = byHex[key];
-      if (cell) {
-        hexShapes(cell, c, size).forEach(([tribe, poly, lp], half) => {
-          const t = TRIBE[tribe];
-          const ref = `${q},${r},${half}`;
-          const cls = `placement${claimedSet.has(ref) ? " claimed" : ""}${picked.has(ref) ? " picked" : ""}`;
-          g.append(svg("polygon", { class: cls, points: pts(poly), fill: t.colour, "data-half": half }));
-          const label = svg("text", { x: lp[0].toFixed(1), y: (lp[1] + size * 0.12).toFixed(1), class: "sym" });
-          label.textContent = t.abbr;
-          g.append(label);
-        });
-      }
-      root.append(g);
-    }
+      t.colour ? el("span", { class: "dot", style: `background:${t.colour}` }) : null,
+      el("span", { class: "abbr" }, t.abbr),
+      el("span", { class: "face" }, t.name || ""));
   }
 
   const seatName = (g, seat) => (g.seats[seat] && g.seats[seat].name) || `Player ${seat + 1}`;
 
-  // Five selects for entering, confirming or correcting a roll by hand; "?" = not chosen yet.
-  function rollPicker(count = 5) {
-    const selects = Array.from({ length: count }, (_, i) => el("select", { "aria-label": `die ${i + 1}` },
-      el("option", { value: "" }, "?"),
-      TRIBES.map((t, v) => el("option", { value: v + 1 }, `${v + 1} ${TRIBE[t].name}`))));
+  // Entering, confirming or correcting a roll by hand: each die a row of its faces, tapped
+  // (the dice the game wants: g.dice). set(values) fills it in (null: not chosen yet).
+  function rollPicker(root) {
+    let values = [], g = null;
+    const draw = () => {
+      const spec = g && g.dice;
+      if (!spec) { root.replaceChildren(); return; }
+      const faces = Object.keys(spec.faces).map(Number);
+      root.replaceChildren(...Array.from({ length: spec.count }, (_, i) => {
+        const name = spec.dice[i] ? `${spec.dice[i]} die` : `die ${i + 1}`;
+        return el("div", { class: "die-row", role: "group", "aria-label": name },
+          el("span", { class: "n" }, spec.dice[i] || String(i + 1)),
+          faces.map((f) => {
+            const b = die(f, g, {
+              selected: values[i] === f, n: i + 1,
+              label: `${name}: ${faceLook(f, g).name || f}`,
+              onclick: () => { values[i] = f; draw(); },
+            });
+            b.dataset.die = String(i + 1);
+            b.dataset.face = String(f);
+            b.setAttribute("aria-pressed", String(values[i] === f));
+            return b;
+          }));
+      }));
+    };
     return {
-      selects,
-      // each die's list with its number, as the camera's picture of a roll numbers the dice
-      fields: selects.map((s, i) => el("label", { class: "die-pick" }, el("span", { class: "n" }, String(i + 1)), s)),
-      set(values) { selects.forEach((s, i) => { const x = values[i]; s.value = Number.isInteger(x) ? String(x) : ""; }); },
+      show(game) { g = game; const n = g.dice ? g.dice.count : 0; values = values.slice(0, n); draw(); },
+      set(list) { values = list.map((x) => (Number.isInteger(x) ? x : null)); draw(); },
       // the values, or throws naming the first die not chosen
       get() {
-        const missing = selects.findIndex((s) => !s.value);
-        if (missing >= 0) throw new Error(`Choose what die ${missing + 1} shows.`);
-        return selects.map((s) => Number(s.value));
+        const n = g && g.dice ? g.dice.count : 0;
+        for (let i = 0; i < n; i++) if (!Number.isInteger(values[i])) throw new Error(`Choose what die ${i + 1} shows.`);
+        return values.slice(0, n);
       },
       // the roll as read dice: the game makes it its own action (a reroll, say)
       action(source) { return { type: "dice_rolled", values: this.get(), source }; },
@@ -252,5 +217,16 @@ const TC = (() => {
     return /[.!?)]$/.test(s) ? s : `${s}.`;
   }
 
-  return { sentence, rollPicker, showPicture, TRIBES, TRIBE, api, request, refusal, single, live, linkLine, el, svg, die, drawIsland, hexShapes, center, corner, pts, seatName };
+  // A score row's participant: the seat's name, or the virtual player's.
+  const rowName = (g, row) => (row.seat === null ? row.name : seatName(g, row.seat));
+
+  // Who the game waits on, in words, for a status line: "Ann and Bo", "the roll".
+  function waitingOn(g) {
+    const t = g.to_act, names = t.seats.map((s) => seatName(g, s));
+    if (t.table && g.dice) names.push(`the ${g.dice.showing.length ? "reroll" : "roll"}`);
+    else if (t.table && g.button) names.push(`the button (${g.button.label})`);
+    return names.join(" and ");
+  }
+
+  return { sentence, rollPicker, showPicture, api, request, refusal, single, live, linkLine, el, svg, die, faceLook, seatName, rowName, waitingOn, game: null };
 })();

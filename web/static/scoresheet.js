@@ -1,88 +1,76 @@
 "use strict";
-// The score area as the rulebook lays it out, and the end-of-game results.
+// The ranking, the score lines and the end of a game, built from the game's score rows alone.
 const SCORESHEET = (() => {
-  const { el, svg, TRIBES, TRIBE, seatName } = TC;
+  const { el, svg, seatName, rowName } = TC;
+  const COLOURS = ["#205f8f", "#b3261e", "#3aa655", "#9a4fc4", "#f28c28", "#6b7480"];
 
-  function chip(tribe) {
-    const t = TRIBE[tribe];
-    return el("span", { class: "sym-chip", style: `background:${t.colour}`, title: t.name }, t.abbr);
-  }
-
-  function breakdown(score) {
-    const tr = score.tribes;
-    const row = (label, f) => el("tr", {}, el("th", { scope: "row" }, label), TRIBES.map((t) => el("td", {}, String(f(tr[t], t)))));
-    return el("table", { class: "score" },
-      el("thead", {}, el("tr", {}, el("th", {}, ""), TRIBES.map((t) => el("th", {}, chip(t))))),
+  // A participant's score lines, and the total.
+  function lines(row) {
+    return el("table", { class: "score lines" },
       el("tbody", {},
-        row("Placements", (x) => x.placements),
-        row("In camps", (x) => x.scorable),
-        row("Base", (x) => x.base),
-        row("Request", (x) => x.request),
-        row("Tribe total", (x) => x.base + x.request),
-        el("tr", {}, el("th", { scope: "row" }, "Overrides (−1 each)"), el("td", { colspan: 6 }, String(score.overrides))),
-        el("tr", {}, el("th", { scope: "row" }, "Camp cards"), el("td", { colspan: 6 }, String(score.camp_cards))),
-        el("tr", {}, el("th", { scope: "row" }, "Total"), el("td", { colspan: 6 }, el("b", {}, String(score.total))))),
-      el("caption", { class: "muted" }, "Base: +1 per placement in a camp, −1 per stray, −5 for a tribe with no camp."));
+        row.lines.map((l) => el("tr", {}, el("th", { scope: "row" }, l.label), el("td", {}, String(l.points)))),
+        el("tr", { class: "total" }, el("th", { scope: "row" }, "Total"), el("td", {}, el("b", {}, String(row.total))))));
   }
 
-  function solo(report) {
-    return el("ul", {}, report.criteria.map((c) => el("li", {},
-      `${c.passed ? "✔ passed" : "✘ failed"} — ${c.criterion}: ${c.actual} (needs ${c.at_most ? "at most" : "at least"} ${c.target})`)));
-  }
-
+  // The totals over the rounds: a line per participant, the points and rounds marked on the
+  // axes, and the names in a legend below (never cut at the edge).
   function chart(history, g) {
     if (!history || history.length < 2) return null;
-    const W = 320, H = 160, P = 24;
+    const W = 320, H = 170, L = 34, R = 10, T = 10, B = 26;
     const all = history.flatMap((h) => h.totals);
     const lo = Math.min(0, ...all), hi = Math.max(1, ...all);
-    const x = (i) => P + (i * (W - 2 * P)) / (history.length - 1);
-    const y = (v) => H - P - ((v - lo) * (H - 2 * P)) / (hi - lo);
-    const colours = ["#205f8f", "#b3261e", "#3aa655", "#9a4fc4", "#f28c28", "#6b7480"];
+    const x = (i) => L + (i * (W - L - R)) / (history.length - 1);
+    const y = (v) => H - B - ((v - lo) * (H - T - B)) / (hi - lo);
+    const text = (attrs, words) => { const t = svg("text", { "font-size": 10, ...attrs }); t.textContent = words; return t; };
     const root = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "chart", role: "img", "aria-label": "score over rounds" });
-    root.append(svg("line", { x1: P, x2: W - P, y1: y(0), y2: y(0), stroke: "#aaa" }));
-    for (let s = 0; s < g.players; s++) {
-      const d = history.map((h, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${y(h.totals[s]).toFixed(1)}`).join(" ");
-      root.append(svg("path", { d, fill: "none", stroke: colours[s % 6], "stroke-width": 2.5, "stroke-dasharray": s % 2 ? "5 3" : "" }));
-      const label = svg("text", { x: W - P + 2, y: y(history[history.length - 1].totals[s]) + 4, "font-size": 10 });
-      label.textContent = seatName(g, s);
-      root.append(label);
+    for (const v of [...new Set([lo, 0, hi])]) {
+      root.append(svg("line", { x1: L, x2: W - R, y1: y(v), y2: y(v), stroke: v === 0 ? "#999" : "#ddd" }),
+        text({ x: L - 4, y: y(v) + 3, "text-anchor": "end" }, String(v)));
     }
-    const axis = svg("text", { x: P, y: H - 4, "font-size": 10 });
-    axis.textContent = `rounds 1–${history[history.length - 1].round}`;
-    root.append(axis);
-    return root;
+    history.forEach((h, i) => {
+      if (h.round !== null && (history.length <= 12 || i % Math.ceil(history.length / 12) === 0 || i === history.length - 1)) {
+        root.append(text({ x: x(i), y: H - B + 12, "text-anchor": "middle" }, String(h.round)));
+      }
+    });
+    root.append(text({ x: (L + W - R) / 2, y: H - 2, "text-anchor": "middle" }, "round"));
+    const legend = el("ul", { class: "legend" });
+    g.scores.forEach((row, k) => {
+      const d = history.map((h, i) => `${i ? "L" : "M"}${x(i).toFixed(1)},${y(h.totals[k]).toFixed(1)}`).join(" ");
+      const dash = k % 2 ? "5 3" : "";
+      root.append(svg("path", { d, fill: "none", stroke: COLOURS[k % 6], "stroke-width": 2.5, "stroke-dasharray": dash }));
+      legend.append(el("li", {}, el("span", { class: "swatch", style: `border-color:${COLOURS[k % 6]};border-style:${dash ? "dashed" : "solid"}` }), rowName(g, row)));
+    });
+    return el("figure", { class: "chart-box" }, root, legend);
   }
 
-  // The seats by total, highest first, as the ranking's list items.
+  // Everyone by total, highest first, as the ranking's list items.
   function ranking(g) {
     const ranked = [...g.scores].sort((a, b) => b.total - a.total);
     return ranked.map((r) => el("li", {},
-      el("span", {}, r.seat === null ? r.name : seatName(g, r.seat),
+      el("span", {}, rowName(g, r),
         r.seat !== null && !g.seats[r.seat].name ? el("span", { class: "muted" }, " (open seat)") : ""),
       el("span", { class: "total" }, String(r.total))));
   }
 
-  // The end of the game: who won, the scores over the rounds, then each seat's breakdown
-  // (brief: the ranking instead, for a phone, which shows its own breakdown below).
-  function results(g, { brief = false } = {}) {
-    const v = g.view, out = [];
+  // Who won, by name.
+  function verdict(g) {
     const o = g.outcome;
-    if (o) {
-      const names = o.winners.map((s) => seatName(g, s));
-      out.push(el("p", {}, el("b", {}, g.players === 1 ? (names.length ? "All solo targets met!" : "Solo targets not met.") :
-        `${names.join(" and ")} win${names.length > 1 ? "" : "s"} with ${Math.max(...o.totals)} points.`), ` (${o.reason})`));
-    }
-    out.push(chart(g.history, g));
-    if (brief) {
-      out.push(el("ol", { class: "ranking" }, ranking(g)));
-      return out.filter(Boolean);
-    }
-    v.scores.forEach((s, seat) => {
-      out.push(el("h3", {}, `${seatName(g, seat)}: ${s.total}`), breakdown(s));
-      if (s.solo) out.push(solo(s.solo));
-    });
+    if (!o) return null;
+    const names = o.winners.map((s) => seatName(g, s));
+    const best = Math.max(...g.scores.filter((r) => o.winners.includes(r.seat)).map((r) => r.total));
+    const said = !names.length ? "Nobody wins."
+      : `${names.join(" and ")} win${names.length > 1 ? "" : "s"} with ${best} points.`;
+    return el("p", {}, el("b", {}, said), ` (${o.reason})`);
+  }
+
+  // The end of the game: who won, the scores over the rounds, then everyone's lines (brief:
+  // the ranking instead, for a phone, which shows its own lines below).
+  function results(g, { brief = false } = {}) {
+    const out = [verdict(g), chart(g.history, g)];
+    if (brief) out.push(el("ol", { class: "ranking" }, ranking(g)));
+    else g.scores.forEach((row) => out.push(el("h3", {}, `${rowName(g, row)}: ${row.total}`), lines(row)));
     return out.filter(Boolean);
   }
 
-  return { breakdown, results, ranking, chip, solo };
+  return { lines, results, ranking, verdict };
 })();

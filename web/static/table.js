@@ -1,48 +1,43 @@
 "use strict";
+// The table page (a tablet or TV at the table): the device, the round button, the roll
+// entry, the ranking, the join code; the game's own part is drawn by TC.game.table.
 (() => {
-  const { api, single, live, el, die, TRIBES, TRIBE, seatName } = TC;
+  const { api, single, live, el, seatName } = TC;
   const main = document.querySelector("main");
   const gameId = main.dataset.game, pin = main.dataset.pin;
   const $ = (id) => document.getElementById(id);
   let game = null;
   const link = TC.linkLine("Connection to the device lost: reconnecting…", "status grow error");
   const showError = (e) => { $("error").textContent = e ? e.message : ""; };
-  const act = single((action, extra = {}) =>
-    api(`/api/games/${gameId}/actions`, { method: "POST", body: { action, ...extra } })
-      .then((g) => { showError(null); render(g); }).catch(showError));
+  const post = (path, body) => api(`/api/games/${gameId}/${path}`, { method: "POST", body })
+    .then((g) => { showError(null); render(g); });
+  const act = single((action, extra = {}) => post("actions", { action, ...extra }).catch(showError));
 
   $("export-json").href = `/api/games/${gameId}/export.json`;
   $("export-csv").href = `/api/games/${gameId}/export.csv`;
   // the round button, as the hardware button: what the game says it means now
-  $("advance").addEventListener("click", single(() => api(`/api/games/${gameId}/press`, { method: "POST", body: { expected_seq: game.seq } })
-    .then((g) => { showError(null); render(g); }).catch(showError)));
+  $("advance").addEventListener("click", single(() => post("press", { expected_seq: game.seq }).catch(showError)));
   // Undo, as the button held: the last action in force, as this page shows it (a misread
   // roll, a mark made by mistake); if the game moved on meanwhile, nothing is undone.
-  const undo = single(() => api(`/api/games/${gameId}/undo`, { method: "POST", body: { pin, expected_seq: game.seq } })
-    .then((g) => { showError(null); render(g); })
+  const undo = single(() => post("undo", { pin, expected_seq: game.seq })
     .catch((e) => showError(e.code === "action/stale" ? new Error("The game changed just now: look again, then undo if you still want to.") : e)));
   $("undo").addEventListener("click", () => {
     if (game && game.last_action && confirm(`Undo this? ${undoing(game)}`)) undo();
   });
-  // Play again: the same game for as many players with the same options, at this table;
-  // its phones join it by its own code (the QR code on its page).
+  // Play again: the same game for as many players with the same options, at this table, its
+  // seats kept: each phone follows to the new game in its own seat.
   $("again").addEventListener("click", single(async () => {
     try {
-      const g = await api("/api/games", { method: "POST", body: { game: game.game, players: game.players, options: game.options } });
+      const g = await api("/api/games", { method: "POST", body: { game: game.game, players: game.players, options: game.options, again: gameId } });
       location.href = `/table/${g.game_id}`;
     } catch (e) { $("again-error").textContent = e.message; }
   }));
   $("finish").addEventListener("click", () => {
-    if (confirm("End the game now and score it as it stands?")) {
-      single(() => api(`/api/games/${gameId}/finish`, { method: "POST", body: { pin } })
-        .then((g) => { showError(null); render(g); }).catch(showError))();
-    }
+    if (confirm("End the game now and score it as it stands?")) single(() => post("finish", { pin }).catch(showError))();
   });
 
-  // Manual roll entry: one selector per die.
-  // Manual roll entry, also used to confirm or correct a roll the camera was unsure of.
-  const picker = TC.rollPicker();
-  $("entry-dice").append(...picker.fields);
+  // Roll entry by hand, also used to confirm or correct a roll the camera was unsure of.
+  const picker = TC.rollPicker($("entry-dice"));
   let shownPending = null;
   $("enter-roll").addEventListener("click", () => {
     const source = game && game.device.pending ? "confirmed" : "manual";
@@ -70,14 +65,14 @@
     $("device").textContent = text + (message ? ` ${message}` : "");
     $("device").className = `device${cls}`;
     // a finished game waits for no roll: the camera's rolls go to the game in play
-    $("device").hidden = Boolean(g.view && g.view.ended);
+    $("device").hidden = Boolean(g.outcome);
     const pending = d.pending; // only ever this game's (the API leaves out another's)
     $("entry-help").hidden = !pending;
     $("camera-link").hidden = d.state === "no camera"; // nothing to see without one
     TC.showPicture($("entry-picture"), pending);
     if (pending) {
       $("entry-title").textContent = "Confirm or correct the camera's roll";
-      $("entry-help").textContent = "Check each die against the table, change any that is wrong or shown as ?, then confirm.";
+      $("entry-help").textContent = "Check each die against the table, tap the right face of any that is wrong or not chosen, then confirm.";
       $("enter-roll").textContent = "Confirm roll";
       const key = JSON.stringify(pending.values);
       if (key !== shownPending) {  // fill in what the camera read, once
@@ -97,40 +92,35 @@
     return seat === null || seat === undefined ? description : `${seatName(g, seat)}: ${description}`;
   }
 
-  const PHASE = {
-    roll: "Waiting for the roll", mark: "Players are marking their islands",
-    done: "Everyone has marked: press the button or roll for the next round", ended: "Game over",
-  };
+  function status(g) {
+    const own = TC.game && TC.game.status ? TC.game.status(g, null) : null;
+    if (own) return own;
+    if (g.outcome) return "Game over";
+    const on = TC.waitingOn(g);
+    return on ? `Waiting for ${on}` : "";
+  }
 
   function render(g) {
     game = g;
-    const v = g.view;
     $("title").textContent = g.title;
-    $("round").textContent = v.ended ? `Finished after round ${v.round}` : `Round ${v.round}`;
-    const status = $("status");
-    status.textContent = PHASE[v.phase];
-    status.className = `status grow${v.phase === "ended" ? "" : v.phase === "done" ? " attention" : ""}`;
+    $("round").textContent = g.round === null ? "" : g.outcome ? `Finished after round ${g.round}` : `Round ${g.round}`;
+    const st = $("status");
+    st.textContent = status(g);
+    st.className = `status grow${g.outcome ? "" : g.button ? " attention" : ""}`;
     link.show();
-    $("roll").replaceChildren(...(v.roll ? v.roll.map((x, i) => die(x, v.faces, { n: i + 1, big: true })) : [el("p", { class: "muted" }, "No roll yet.")]));
-    const waiting = v.phase === "mark" ? v.boards.map((b, s) => [b, s]).filter(([b]) => b.marks < 2)
-      .map(([b, s]) => `${seatName(g, s)} (${b.marks} of 2)`) : [];
-    $("waiting").textContent = waiting.length ? `Waiting for: ${waiting.join(", ")}` : "";
-    $("advance").disabled = !g.button;
+    if (TC.game && TC.game.table) TC.game.table(g, { act, showError });
+    $("advance").hidden = !g.button;
     if (g.button) $("advance").textContent = g.button.label;
-    $("advance").hidden = Boolean(v.ended);
     $("undo").hidden = !g.last_action;
-    if (g.last_action) $("undo").title = `Undo ${undoing(g)}`;
+    if (g.last_action) $("undo").title = `Undo: ${undoing(g)}`;
     $("entry").hidden = !g.dice;
-    $("entry-title").textContent = g.dice && g.dice.showing.length ? `Enter the ${g.dice.purpose}` : "Enter the roll by hand";
+    if (g.dice) $("entry-title").textContent = g.dice.showing.length ? `Enter the ${g.dice.purpose}` : "Enter the roll by hand";
+    picker.show(g);
     if (showDevice(g)) $("entry").hidden = false;
-    // The S cards that may be dealt now come from the engine's legal table actions.
-    const deals = v.table_actions.filter((a) => a.type === "deal_table_card");
-    $("deal").hidden = deals.length === 0;
-    $("deal-buttons").replaceChildren(...deals.map((a) => el("button", { onclick: () => act(a) }, `${a.points} points`)));
     $("ranking").replaceChildren(...SCORESHEET.ranking(g));
     $("finish").hidden = !g.finishable;
-    $("results").hidden = !v.ended;
-    if (v.ended) $("result-body").replaceChildren(...SCORESHEET.results(g));
+    $("results").hidden = !g.outcome;
+    if (g.outcome) $("result-body").replaceChildren(...SCORESHEET.results(g));
   }
 
   // A render (a press, a fetch's answer) keeps saying the link is down until the stream is back.

@@ -23,7 +23,7 @@ from companion.engine.game import (
     action_to_json,
     register,
 )
-from companion.games.first_island import rules
+from companion.games.first_island import pages, rules
 from companion.games.first_island.boardfile import board_to_json, parse_board
 from companion.games.first_island.jsonform import state_from_json, state_to_json
 from companion.games.first_island.legal import legal_actions
@@ -82,6 +82,7 @@ class FirstIsland(GameBase):
     min_players = 1
     max_players = 6
     options = OPTIONS
+    pages = pages.bp
     actions: ClassVar[dict[str, type]] = {
         cls.type: cls
         for cls in (
