@@ -153,16 +153,16 @@ class ScoreRow:
         }
 
 
-OPTION_KINDS = ("bool", "choice", "int", "data")
+OPTION_KINDS = ("bool", "choice", "int", "text", "data")
 
 
 @dataclass(frozen=True)
 class Option:
     """One setup option, from which the lobby builds its form and the engine checks a new
     game's options. ``kind``: "bool", "choice" (one of ``choices``, each ``(value,
-    label)``), "int" (``minimum`` to ``maximum``) or "data" (any JSON value, set through
-    the API only, as a custom map). ``players``: the player counts it applies to
-    (inclusive), or None for every count."""
+    label)``), "int" (``minimum`` to ``maximum``), "text" (one line, at most ``maximum``
+    characters) or "data" (any JSON value, set through the API only, as a custom map).
+    ``players``: the player counts it applies to (inclusive), or None for every count."""
 
     name: str
     label: str
@@ -195,6 +195,10 @@ class Option:
             raise bad("true or false")
         if self.kind == "choice" and value not in [v for v, _ in self.choices]:
             raise bad(f"one of {', '.join(repr(v) for v, _ in self.choices)}")
+        if self.kind == "text" and not (
+            isinstance(value, str) and (self.maximum is None or len(value) <= self.maximum)
+        ):
+            raise bad(f"text of at most {self.maximum} characters")
         if self.kind == "int" and not (
             is_int
             and (self.minimum is None or value >= self.minimum)

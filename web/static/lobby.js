@@ -54,6 +54,7 @@
         let input;
         if (o.kind === "bool") input = el("input", { type: "checkbox", id, checked: o.default });
         else if (o.kind === "choice") input = el("select", { id }, o.choices.map((c) => el("option", { value: JSON.stringify(c.value), selected: c.value === o.default }, c.label)));
+        else if (o.kind === "text") input = el("input", { id, value: o.default, maxlength: o.maximum, class: "grow" });
         else input = el("input", { type: "number", id, value: o.default, min: o.minimum, max: o.maximum, inputmode: "numeric" });
         return el("div", { class: "option" }, el("label", {}, `${o.label} `, input), o.help ? el("p", { class: "muted" }, o.help) : null);
       }));
@@ -81,7 +82,8 @@
     for (const o of game.options) {
       const input = $(`opt-${o.name}`);
       if (!input) continue;
-      options[o.name] = o.kind === "bool" ? input.checked : o.kind === "choice" ? JSON.parse(input.value) : Number(input.value);
+      options[o.name] = o.kind === "bool" ? input.checked : o.kind === "choice" ? JSON.parse(input.value)
+        : o.kind === "text" ? input.value : Number(input.value);
     }
     try {
       const g = await api("/api/games", { method: "POST", body: { game: game.game, players: Number($("players").value), options } });
