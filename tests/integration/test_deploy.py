@@ -81,9 +81,9 @@ def test_the_wheel_carries_the_models_and_the_web_assets(wheel):
 
 def test_the_wheel_ships_every_module_and_only_what_runs(wheel):
     """Every module of the package, and each game's pages (its templates and scripts), is in
-    the wheel (pyproject.toml lists the packages by hand), and nothing else but the models,
-    their card's settings and the web assets: no model card, training recipe or notes go
-    onto a Pi."""
+    the wheel (packaging finds the packages: a new game ships with no change elsewhere),
+    and nothing else but the models, their card's settings and the web assets: no model
+    card, training recipe or notes go onto a Pi."""
     names = {n for n in zipfile.ZipFile(wheel).namelist() if ".dist-info/" not in n}
     source = {
         str(p.relative_to(REPO))
