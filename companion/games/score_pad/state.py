@@ -50,9 +50,7 @@ class State:
     def total(self, player: int, upto: int | None = None) -> int:
         """A player's total, of every round or of the rounds up to ``upto``."""
         return sum(
-            v
-            for (r, p, _), v in self.points.items()
-            if p == player and (upto is None or r <= upto)
+            v for (r, p, _), v in self.points.items() if p == player and (upto is None or r <= upto)
         )
 
 
