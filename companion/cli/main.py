@@ -70,9 +70,13 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
     cfg = args.cfg
     data_dir = Path(args.data_dir or cfg.storage.data_dir).expanduser()
-    database = data_dir / ("demo.db" if args.demo else "games.db")
+    database = data_dir / ("games.db" if args.demo is None else "demo.db")
+    if args.demo is not None:
+        from companion.engine.game import get_game
+
+        get_game(args.demo)  # an unknown game is named before anything starts
     custom, die_problem = None, ""
-    if not args.demo:
+    if args.demo is None:
         try:
             custom = cli_dice.custom_die(args)
         except CompanionError as exc:  # the games go on; the table page says what to do
@@ -83,7 +87,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         database,
         demo=args.demo,
         mdns=cfg.web.mdns and not args.no_mdns,
-        camera=args.camera or ("demo" if args.demo else cfg.camera.source),
+        camera=args.camera or (cfg.camera.source if args.demo is None else "demo"),
         min_confidence=cfg.vision.min_confidence or None,
         threads=cfg.vision.threads,
         custom=custom,
@@ -166,7 +170,7 @@ def _add_games(sub) -> None:
 def _add_score(sub) -> None:
     """``companion score``: a finished board's score."""
     p = sub.add_parser("score", help="score a finished board file and print the breakdown as JSON")
-    p.add_argument("game", help="the game, e.g. first-island")
+    p.add_argument("game", help="the game's name (companion games lists them)")
     p.add_argument("board", help="the board file (JSON)")
     p.add_argument("--pretty", action="store_true", help="indent the JSON")
     p.set_defaults(func=_cmd_score, needs_config=False)
@@ -174,11 +178,16 @@ def _add_score(sub) -> None:
 
 def _add_serve(sub) -> None:
     """``companion serve``: the scoreboard, the table page and the device."""
+    from companion.device.serve import DEMO_GAME
+
     p = sub.add_parser("serve", help="serve the scoreboard to the phones and the table view")
     p.add_argument(
         "--demo",
-        action="store_true",
-        help="start on the embedded demo: a First Island game ready to play",
+        nargs="?",
+        const=DEMO_GAME,
+        metavar="GAME",
+        help=f"start on the embedded demo: a game ready to play (default {DEMO_GAME}), its "
+        "rolls read from replayed camera frames",
     )
     p.add_argument("--host", help="address to listen on (default from config: 0.0.0.0)")
     p.add_argument("--port", type=_port, help="port, 1 to 65535 (default from config: 8000)")

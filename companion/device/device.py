@@ -76,7 +76,7 @@ def _named_as_the_game(spec, values) -> tuple:
 def _roll_text(spec, values: tuple) -> str:
     """A roll read, as the table page says it: its values, and the game's names for them
     where its dice ``spec`` names its faces otherwise ("1 6 — Scavengers, Scientists"): a
-    player at The First Island's table reads tribes, not numbers."""
+    player at a table whose dice name their faces reads the names, not numbers."""
     shown = " ".join(map(str, values))
     faces = spec.faces if spec is not None else {}
     names = [str(faces.get(v, v)) for v in values]

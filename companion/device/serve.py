@@ -44,14 +44,32 @@ def stop_on_signals(first: Callable[[], None]) -> None:
     signal.signal(signal.SIGINT, handler)
 
 
-def ensure_demo_game(store: EventStore) -> str:
-    """The unfinished demo game, or a new 2-player First Island game."""
+DEMO_GAME = "first-island"  # what `make run` and `companion serve --demo` play
+
+
+def ensure_demo_game(store: EventStore, game: str = DEMO_GAME) -> str:
+    """The unfinished demo game of ``game``, or a new one for 2 players (or as near as the
+    game allows) with its default options."""
+    from companion.engine.game import get_game
     from companion.engine.session import Session
 
     for record in store.games():
-        if not record.finished and record.game == "first-island":
+        if not record.finished and record.game == game:
             return record.game_id
-    return Session.create(store, "first-island", 2, {"variant": "easy"}).game_id
+    rules = get_game(game)
+    players = min(max(2, rules.min_players), rules.max_players)
+    return Session.create(store, game, players, {}).game_id
+
+
+def demo_dice(game: str) -> int:
+    """How many dice the demo's camera rolls for ``game``: as many as it wants at its start
+    (0: a game without dice, whose demo has no camera)."""
+    from companion.engine.game import get_game
+
+    rules = get_game(game)
+    players = min(max(2, rules.min_players), rules.max_players)
+    spec = rules.dice(rules.setup(players, {}))
+    return 0 if spec is None else spec.count
 
 
 def print_qr(url: str) -> None:
@@ -61,16 +79,17 @@ def print_qr(url: str) -> None:
     segno.make(url, error="m").terminal(compact=True, border=2)
 
 
-def _demo_opener(hub, database: Path):
-    """What opens the demo's camera: replayed rolls, one whenever the game asks for dice."""
+def _demo_opener(hub, database: Path, count: int):
+    """What opens the demo's camera: replayed rolls of ``count`` dice, one whenever the game
+    asks for dice."""
     from companion.device.demo import open_demo_camera
 
     def wants_roll() -> bool:
         game_id = hub.active_game()
         return game_id is not None and hub.session(game_id).dice() is not None
 
-    folder = database.parent / "demo-camera"
-    return lambda: open_demo_camera(folder, wants_roll)
+    folder = database.parent / ("demo-camera" if count == 5 else f"demo-camera-{count}")
+    return lambda: open_demo_camera(folder, wants_roll, count)
 
 
 def start_device(
@@ -78,7 +97,7 @@ def start_device(
     camera: str,
     database: Path,
     *,
-    demo: bool = False,
+    demo_dice: int = 0,
     min_confidence: float | None = None,
     threads: int = 1,
     custom=None,
@@ -86,6 +105,7 @@ def start_device(
     view: str = "down",
 ):
     """The camera's rolls feeding ``hub``'s active game (a Device; started).
+    ``demo_dice``: the dice of each roll the demo's camera replays (camera "demo").
     ``die_problem``: why the taught die asked for could not be loaded."""
     from companion.device.device import Device
 
@@ -100,7 +120,11 @@ def start_device(
     problem = die_problem  # standard dice would misread a taught die's symbols: read nothing
     if not problem:
         try:  # a spec that names no camera: no retry could mend it, so none is made
-            opener = _demo_opener(hub, database) if camera == "demo" else camera_opener(camera)
+            opener = (
+                _demo_opener(hub, database, demo_dice)
+                if camera == "demo"
+                else camera_opener(camera)
+            )
         except CameraError as exc:
             problem = f"{exc} (set [camera] source in the config, or --camera)"
     if not problem:
@@ -121,7 +145,7 @@ def start_device(
     def expected() -> int | None:
         game_id = hub.active_game()
         spec = hub.session(game_id).dice() if game_id else None
-        return spec.count if spec is not None else 5 if demo else None
+        return spec.count if spec is not None else demo_dice or None
 
     device = Device(hub, RollWatcher(supervisor, reader, expected=expected))
     device.start()
@@ -236,14 +260,16 @@ def _web_server(app, host: str, port: int):
     )
 
 
-def _announce(app, store: EventStore, host: str, port: int, database: Path, demo: bool) -> None:
+def _announce(
+    app, store: EventStore, host: str, port: int, database: Path, demo: str | None
+) -> None:
     """Print where the pages are, the phones' join link as a QR code and the host PIN; in
-    the demo, start its game and link to it."""
+    the demo, start its game (``demo``) and link to it."""
     urls = [f"http://{ip}:{port}/" for ip in lan_addresses()]
     # Phones often cannot resolve .local names: the join link carries the IP address.
     join = urls[0]
     if demo:
-        game_id = ensure_demo_game(store)
+        game_id = ensure_demo_game(store, demo)
         app.extensions["companion.hub"].set_active(game_id)
         urls = [f"{u}table/{game_id}" for u in urls]
         join = f"{join}play/{game_id}"
@@ -260,7 +286,7 @@ def serve(
     port: int,
     database: Path,
     *,
-    demo: bool = False,
+    demo: str | None = None,
     mdns: bool = True,
     camera: str = "none",
     min_confidence: float | None = None,
@@ -274,7 +300,9 @@ def serve(
     from companion.web import create_app
 
     store = EventStore(database)
-    app = create_app({"DATABASE": str(database), "DEMO": demo, "JOIN_PORT": port}, store=store)
+    app = create_app(
+        {"DATABASE": str(database), "DEMO": demo is not None, "JOIN_PORT": port}, store=store
+    )
     # Listen first: a port in use, or a host that is not this machine's, is said before
     # anything else starts (the camera, the pins, the mDNS name).
     server = _web_server(app, host, port)
@@ -282,11 +310,14 @@ def serve(
     _announce(app, store, host, port, database, demo)
     # the name follows the addresses: the Wi-Fi may come up, or a lease change, later
     withdraw = Advertiser(port).keep_following(lan_addresses) if mdns else (lambda: None)
+    dice = demo_dice(demo) if demo is not None else 0
+    if camera == "demo" and not dice:
+        camera = "none"  # the demo's game rolls no dice: nothing for its camera to replay
     device = start_device(
         hub,
         camera,
         database,
-        demo=demo,
+        demo_dice=dice,
         min_confidence=min_confidence,
         threads=threads,
         custom=custom,
@@ -298,7 +329,7 @@ def serve(
     )
     from companion.device.config import GpioConfig
 
-    panel = start_panel(device, gpio or GpioConfig(), mock=demo)
+    panel = start_panel(device, gpio or GpioConfig(), mock=demo is not None)
     terminal_button(device)
     stop_on_signals(hub.close)  # the live pages' streams end, and reconnect once serve is back
     try:

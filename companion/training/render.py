@@ -22,7 +22,7 @@ import numpy as np
 
 from companion.training.fonts import NumeralFonts
 
-# The First Island's colour-dotted dice (its rulebook's colours), as BGR.
+# Colour-dotted dice, a dot of one of six colours a face (a game's tribe dice), as BGR.
 DOT_COLOURS: dict[str, tuple[int, int, int]] = {
     "red": (40, 40, 210),
     "orange": (20, 130, 245),

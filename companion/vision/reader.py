@@ -68,9 +68,8 @@ from companion.vision.tiles import TilePass
 STRIDE_COARSEST = 32  # the detector's coarsest stride: its input sides are multiples of it
 FACES_BATCH = 32  # crops a classifier run: 8 dice in four looks, 10 in three (``_run``)
 SYMBOL_EMBEDDING = "grey"  # how a taught die's symbols are embedded (``symbol_crop``)
-# The First Island's colour-dotted dice: which face value each dot colour stands for
-# (its rulebook: yellow Scavengers 1, red Builders 2, blue Scholars 3, purple
-# Matriarchy 4, green Healers 5, orange Scientists 6).
+# Colour-dotted dice: which face value each dot colour stands for (a game's dice spec then
+# names the values: yellow 1, red 2, blue 3, purple 4, green 5, orange 6).
 DOT_VALUE = {"yellow": 1, "red": 2, "blue": 3, "purple": 4, "green": 5, "orange": 6}
 # A pass reads its MAX_DICE hottest dice as any die (``heat.decode``); a heap's further
 # dice, up to HEAP_DICE in all, only where read with a face at HEAP_CONFIDENCE or more

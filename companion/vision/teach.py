@@ -1,7 +1,7 @@
 """``companion teach NAME``: learn a custom die from a few shows of each face.
 
-A custom die has symbols instead of pips (My Island's commerce dice, tribe-symbol
-dice for The First Island). Nothing is retrained: each show of a face goes through
+A custom die has symbols instead of pips (a game's commerce dice, tribe-symbol
+dice). Nothing is retrained: each show of a face goes through
 the face classifier, and the die is remembered as the classifier's 64-number
 embeddings of every show, taken from grey crops with the symbol made the lighter part
 (``symbol_crop``: a die is told by its symbols' shapes, never by their colour). The

@@ -3,12 +3,17 @@
 import pytest
 
 from companion.cli.bench.engine import bench_engine
+from companion.engine.game import all_games
 
 
 def test_the_engine_benchmark_runs_and_reports_each_figure():
     out = bench_engine(repeat=5)
-    for key in ("apply_one_action_ms", "score_full_board_ms", "session_act_plus_undo_on_disk_ms"):
-        assert out[key] > 0
+    assert set(out["games"]) == {g.name for g in all_games()}  # every game, each measured
+    for figures in out["games"].values():
+        assert figures["actions_played"] > 0
+        for key in ("apply_one_action_ms", "score_all_players_ms"):
+            assert figures[key] > 0
+        assert figures["session_act_plus_undo_on_disk_ms"] > 0
 
 
 def test_every_live_page_receives_every_update():

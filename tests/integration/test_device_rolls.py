@@ -135,3 +135,25 @@ def test_the_button_advances_and_a_hold_undoes(tmp_path):
 # -- teach ------------------------------------------------------------------------------
 # Three symbols the classifier's embedding tells apart. (It barely tells a star from a cross;
 # the model card lists this limit.)
+
+
+def test_the_demo_plays_any_game_its_camera_rolling_that_games_dice(tmp_path, monkeypatch):
+    # `companion serve --demo score-pad`: a 2-player sheet, its camera replaying rolls of the
+    # sheet's two dice (the First Island demo's rolls, cut to two), each read into the game
+    import companion.device.demo
+    from companion.device.demo import open_demo_camera
+    from companion.device.serve import demo_dice, ensure_demo_game
+
+    monkeypatch.setattr(companion.device.demo, "ROLLS", [[6, 2, 3, 4, 5]])  # one roll: quicker
+    assert (demo_dice("first-island"), demo_dice("score-pad")) == (5, 2)
+    hub = Hub(EventStore(tmp_path / "demo.db"))
+    game_id = ensure_demo_game(hub.store, "score-pad")
+    assert ensure_demo_game(hub.store, "score-pad") == game_id  # resumed, not made again
+    session = hub.session(game_id)
+    assert (session.game.name, session.players) == ("score-pad", 2)
+    camera = open_demo_camera(tmp_path / "frames", lambda: True, count=2)
+    watcher = RollWatcher(CameraSupervisor(lambda: camera), DiceReader(), expected=lambda: 2)
+    device = Device(hub, watcher)
+    run_frames(device, FRAMES_PER_ROLL)
+    assert sorted(session.state.roll) == [2, 6]
+    assert device.message in ("(last roll read: 6 2)", "(last roll read: 2 6)")

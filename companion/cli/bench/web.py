@@ -17,6 +17,7 @@ import threading
 import time
 from pathlib import Path
 
+from companion.device.serve import DEMO_GAME
 from companion.engine.store import EventStore
 from companion.web import create_app
 
@@ -77,7 +78,8 @@ def bench_web(clients: int = 12, actions: int = 100) -> dict:
         loop = threading.Thread(target=server.run, daemon=True)
         loop.start()
         port = server.effective_port
-        game_id = _post(port, "/api/games", {"game": "first-island", "players": 2})["game_id"]
+        made = _post(port, "/api/games", {"game": DEMO_GAME, "players": 2})
+        game_id, dice = made["game_id"], made["dice"]
         got: dict[int, list[float]] = {}
         lock = threading.Lock()
         for _ in range(clients):
@@ -89,21 +91,26 @@ def bench_web(clients: int = 12, actions: int = 100) -> dict:
         time.sleep(0.2)
         latencies: list[float] = []
         for i in range(actions):
-            latencies.extend(_delivered(port, game_id, i, clients, got, lock))
+            latencies.extend(_delivered(port, game_id, i, clients, got, lock, dice))
         _stop(loop, sockets)
         store.close()
     return _summary(latencies, clients, actions)
 
 
-def _delivered(port: int, game_id: str, i: int, clients: int, got: dict, lock) -> list[float]:
-    """Post the ``i``th move (a roll when ``i`` is even, an undo when odd) and wait up to 5
-    s for the ``clients`` pages to get it: the ms it took to reach each page that did."""
+def _delivered(
+    port: int, game_id: str, i: int, clients: int, got: dict, lock, dice: dict
+) -> list[float]:
+    """Post the ``i``th move (a roll of the game's ``dice`` when ``i`` is even, an undo when
+    odd) and wait up to 5 s for the ``clients`` pages to get it: the ms it took to reach
+    each page that did."""
     sent = time.perf_counter()
     if i % 2 == 0:
+        faces = sorted(int(f) for f in dice["faces"])
+        values = [faces[(i // 2 + d) % len(faces)] for d in range(dice["count"])]
         seq = _post(
             port,
             f"/api/games/{game_id}/actions",
-            {"action": {"type": "dice_rolled", "values": [1 + i % 6, 2, 3, 4, 5]}},
+            {"action": {"type": "dice_rolled", "values": values}},
         )["seq"]
     else:
         seq = _post(port, f"/api/games/{game_id}/undo", {})["seq"]
