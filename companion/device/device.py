@@ -24,9 +24,9 @@ from collections.abc import Callable
 from typing import Any
 
 from companion.engine.game import DiceRolled
+from companion.engine.hub import Hub
 from companion.errors import CompanionError, StorageError
 from companion.vision.settle import Settled
-from companion.web.hub import Hub
 
 log = logging.getLogger(__name__)
 

@@ -13,8 +13,8 @@ from flask import Flask, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
 from companion.engine.game import all_games
+from companion.engine.hub import Hub
 from companion.engine.store import EventStore
-from companion.web.hub import Hub
 
 
 def assets_dir() -> str:

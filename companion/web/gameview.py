@@ -11,8 +11,8 @@ import secrets
 
 from flask import current_app, request
 
+from companion.engine.hub import Hub
 from companion.engine.session import parse_action, states
-from companion.web.hub import Hub
 
 
 def hub() -> Hub:

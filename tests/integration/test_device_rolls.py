@@ -12,13 +12,13 @@ import pytest
 from companion.device.demo import FRAMES_PER_ROLL, demo_frames
 from companion.device.demo import ROLLS as DEMO_ROLLS
 from companion.device.device import Device
+from companion.engine.hub import Hub
 from companion.engine.store import EventStore
 from companion.vision.camera import ReplayCamera
 from companion.vision.reader import DiceReader
 from companion.vision.settle import Settler
 from companion.vision.supervisor import CameraSupervisor
 from companion.vision.watch import RollWatcher
-from companion.web.hub import Hub
 from tests.helpers import ROLLS
 
 pytestmark = pytest.mark.integration

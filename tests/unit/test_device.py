@@ -8,9 +8,9 @@ import pytest
 
 from companion.device.device import Device, _roll_text
 from companion.engine.game import DiceSpec
+from companion.engine.hub import Hub
 from companion.engine.store import EventStore
 from companion.vision.settle import Settled
-from companion.web.hub import Hub
 
 
 class Watcher:  # only what Device reads when it is not stepping frames

@@ -6,8 +6,8 @@ from __future__ import annotations
 import itertools
 import threading
 
+from companion.engine.hub import Hub
 from companion.engine.store import EventStore
-from companion.web.hub import Hub
 
 
 def opened(hub: Hub, game_id: str):

@@ -1,4 +1,6 @@
-"""The hub: open sessions by game code, and the queues that carry changes to the pages."""
+"""The hub: the sessions open on this device by game code, the game the camera and the button
+feed (the active game), and the queues that carry each change to whoever listens (the live
+pages). The web side serves from it; the device feeds it; neither knows the other."""
 
 from __future__ import annotations
 
