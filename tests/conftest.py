@@ -30,4 +30,4 @@ def first_island():
 
 @pytest.fixture
 def session(store):
-    return Session.create(store, "first-island", 2, {})
+    return Session.create(store, "first-island", 2, {"s_card": 4})

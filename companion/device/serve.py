@@ -49,7 +49,7 @@ DEMO_GAME = "first-island"  # what `make run` and `companion serve --demo` play
 
 def ensure_demo_game(store: EventStore, game: str = DEMO_GAME) -> str:
     """The unfinished demo game of ``game``, or a new one for 2 players (or as near as the
-    game allows) with its default options."""
+    game allows) with its demo options."""
     from companion.engine.game import get_game
     from companion.engine.session import Session
 
@@ -58,7 +58,7 @@ def ensure_demo_game(store: EventStore, game: str = DEMO_GAME) -> str:
             return record.game_id
     rules = get_game(game)
     players = min(max(2, rules.min_players), rules.max_players)
-    return Session.create(store, game, players, {}).game_id
+    return Session.create(store, game, players, dict(rules.demo_options)).game_id
 
 
 def demo_dice(game: str) -> int:
@@ -68,7 +68,7 @@ def demo_dice(game: str) -> int:
 
     rules = get_game(game)
     players = min(max(2, rules.min_players), rules.max_players)
-    spec = rules.dice(rules.setup(players, {}))
+    spec = rules.dice(rules.setup(players, dict(rules.demo_options)))
     return 0 if spec is None else spec.count
 
 
@@ -79,15 +79,39 @@ def print_qr(url: str) -> None:
     segno.make(url, error="m").terminal(compact=True, border=2)
 
 
-def _demo_opener(hub, database: Path, count: int):
-    """What opens the demo's camera: replayed rolls of ``count`` dice, one whenever the game
-    asks for dice."""
-    from companion.device.demo import open_demo_camera
+DEMO_PAUSE = 20.0  # s: the demo's players' time between a round's end and the next roll
+
+
+def demo_wants_roll(hub, pause: float = DEMO_PAUSE, clock=None) -> Callable[[], bool]:
+    """When the demo's camera rolls: whenever the active game asks for a roll (never a
+    reroll: the demo's roller keeps every roll). While the round button has something to do
+    (the next round), only ``pause`` seconds after the game's last change: the players'
+    time to score a camp card before the next roll."""
+    import time
+
+    clock = clock or time.time
 
     def wants_roll() -> bool:
         game_id = hub.active_game()
-        return game_id is not None and hub.session(game_id).dice() is not None
+        if game_id is None:
+            return False
+        s = hub.session(game_id)
+        spec = s.dice()
+        if spec is None or spec.reroll:
+            return False
+        if s.game.button(s.state) is None:
+            return True
+        last = s.entries[-1].created if s.entries else 0.0
+        return clock() - last > pause
 
+    return wants_roll
+
+
+def _demo_opener(hub, database: Path, count: int):
+    """What opens the demo's camera: replayed rolls of ``count`` dice (``demo_wants_roll``)."""
+    from companion.device.demo import open_demo_camera
+
+    wants_roll = demo_wants_roll(hub)
     folder = database.parent / ("demo-camera" if count == 5 else f"demo-camera-{count}")
     return lambda: open_demo_camera(folder, wants_roll, count)
 

@@ -269,7 +269,9 @@ class Game(Protocol):
 
     Metadata: ``name`` (its code name), ``title``, ``min_players``, ``max_players``,
     ``hidden_information`` (True where a seat holds what others may not see), ``options``
-    (the setup options' schema) and ``actions`` (type name to dataclass, for the log).
+    (the setup options' schema), ``demo_options`` (what the embedded demo sets a game up
+    with, where the defaults leave something to tell at the table) and ``actions`` (type
+    name to dataclass, for the log).
 
     The table: ``to_act(state)``; ``button(state)``; ``finish_action(state)``, the action
     that ends the game now at the host's word (None where it cannot be ended early);
@@ -300,6 +302,7 @@ class Game(Protocol):
     max_players: int
     hidden_information: bool
     options: Sequence[Option]
+    demo_options: Mapping[str, Any]
     actions: Mapping[str, type]
     pages: Any
 
@@ -347,6 +350,7 @@ class GameBase:
 
     hidden_information = False
     options: Sequence[Option] = ()
+    demo_options: Mapping[str, Any] = {}
     actions: Mapping[str, type] = {}
     pages: Any = None
 

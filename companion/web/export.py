@@ -9,7 +9,7 @@ import json
 
 from flask import Blueprint, Response
 
-from companion.errors import CompanionError
+from companion.errors import CompanionError, IllegalAction, UnknownGame
 from companion.web.api import error_response
 from companion.web.gameview import game_json, hub, logged
 
@@ -33,6 +33,30 @@ def export_json(game_id: str):
         json.dumps(data, indent=1),
         mimetype="application/json",
         headers={"Content-Disposition": f"attachment; filename={game_id}.json"},
+    )
+
+
+@bp.get("/games/<game_id>/board-<int:seat>.json")
+def export_board(game_id: str, seat: int):
+    """A seat's board file, as ``companion score GAME FILE`` reads it (a game that keeps its
+    boards hidden gives them once it is over)."""
+    s = hub().session(game_id)
+    if not 0 <= seat < s.players:
+        raise IllegalAction(
+            f"there is no seat {seat + 1} in a {s.players}-player game", code="action/bad_seat"
+        )
+    board = s.game.board_file(s.state, seat)
+    if board is None:
+        raise UnknownGame(f"{s.game.title} has no board files")
+    if s.game.hidden_information and s.outcome() is None:
+        raise IllegalAction(
+            "a board of a game with hidden information is given once the game is over",
+            code="action/hidden",
+        )
+    return Response(
+        json.dumps(board, indent=1),
+        mimetype="application/json",
+        headers={"Content-Disposition": f"attachment; filename={game_id}-seat{seat + 1}.json"},
     )
 
 

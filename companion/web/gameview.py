@@ -61,6 +61,8 @@ def game_json(game_id: str, seat: int | None = None) -> dict:
             {"seat": i, "name": seats[i][0] if i in seats else None} for i in range(s.players)
         ],
         "scores": [row.to_json() for row in s.score_rows()],
+        # each seat's board file can be downloaded (export.py)
+        "board_files": s.game.board_file(s.state, 0) is not None,
         "view": s.game.player_view(s.state, seat),
         "last_action": logged(s, s.last_action(), seat),
         "history": score_history(s) if outcome is not None else None,

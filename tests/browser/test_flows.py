@@ -170,7 +170,7 @@ def test_a_phone_says_its_live_link_is_down_until_it_is_back(server, page):
     status = page.locator("#status")
     assert status.inner_text() == "Connection lost: reconnecting…"
     page.unroute("**/events")  # the stream reconnects by itself
-    page.wait_for_selector("#status:has-text('Waiting for the roll')", timeout=15_000)
+    page.wait_for_selector("#status:has-text('Your roll: roll the dice')", timeout=15_000)
 
 
 def test_a_phone_whose_fetch_failed_asks_again_with_its_stream_open(server, page):
@@ -184,7 +184,7 @@ def test_a_phone_whose_fetch_failed_asks_again_with_its_stream_open(server, page
     post(server, f"/api/games/{server.game_id}/seats/1", {"name": "Bo"})  # the stream tells
     page.wait_for_selector("#status:has-text('Connection lost')")
     page.unroute(game)  # no further change comes: only the page's own asking again mends it
-    page.wait_for_selector("#status:has-text('Waiting for the roll')", timeout=10_000)
+    page.wait_for_selector("#status:has-text('Your roll: roll the dice')", timeout=10_000)
 
 
 def test_the_table_says_its_live_link_is_down_after_a_roll_is_entered(server, browser):
@@ -435,7 +435,9 @@ def post(server, path, body):
 def test_the_lobby_lists_games_in_play_and_folds_away_the_finished(server, page):
     # A device left plugged in lists every game it ever kept; the ones in play came below
     # the finished ones made after them.
-    done = post(server, "/api/games", {"game": "first-island", "players": 2})["game_id"]
+    done = post(
+        server, "/api/games", {"game": "first-island", "players": 2, "options": {"s_card": 4}}
+    )["game_id"]
     post(server, f"/api/games/{done}/actions", {"action": {"type": "finish"}, "pin": server.pin})
     page.goto(server.url + "/")
     page.wait_for_selector("#finished:not([hidden])")
@@ -452,7 +454,9 @@ def test_a_lobby_left_open_follows_the_games_made_and_ended(server, page):
     # open at the lobby, nor a game that ended leave the games in play, until a reload.
     page.goto(server.url + "/")
     page.wait_for_selector(f"#games li:has-text('{server.game_id}')")
-    made = post(server, "/api/games", {"game": "first-island", "players": 3})["game_id"]
+    made = post(
+        server, "/api/games", {"game": "first-island", "players": 3, "options": {"s_card": 4}}
+    )["game_id"]
     page.wait_for_selector(f"#games li:has-text('{made}')")
     post(server, f"/api/games/{made}/actions", {"action": {"type": "finish"}, "pin": server.pin})
     page.wait_for_selector("#finished-count:has-text('1')")
@@ -526,3 +530,28 @@ def test_the_icon_is_there_for_whatever_asks_at_favicon_ico(server):
     with urllib.request.urlopen(server.url + "/favicon.ico") as r:
         assert r.headers["Content-Type"].startswith("image/svg+xml")
         assert b"<svg" in r.read()
+
+
+def test_the_roller_keeps_or_rerolls_before_the_others_mark(server, browser, shot):
+    # Any player's mark closed the roller's choice to reroll, and anyone could send it.
+    table = browser.new_page(viewport={"width": 1024, "height": 768})
+    table.goto(f"{server.url}/table/{server.game_id}")
+    table.wait_for_selector("#status:has-text('Waiting for the roll')")
+    phones = []
+    for seat, name in enumerate(("Ann", "Bo")):
+        phone = browser.new_context(**PHONE).new_page()
+        claim(phone, server, name, f"Seat {seat + 1} — free")
+        phones.append(phone)
+    ann, bo = phones
+    tap_roll(table, "#entry-dice", [4, 1, 4, 4, 6])  # three Matriarchy: a reroll is allowed
+    table.click("#enter-roll")
+    table.wait_for_selector("#status:has-text('Ann rolled 3 or more alike')")
+    bo.wait_for_selector("#status:has-text('Waiting for Ann to reroll or keep the roll')")
+    assert bo.locator("#dice button").count() == 0  # nothing to pick while Ann chooses
+    ann.wait_for_selector("#keep-box:not([hidden])")
+    shot(ann, "phone-roller-may-reroll")
+    ann.click("#keep")
+    bo.wait_for_selector("#status:has-text('Your move: mark hex 1 of 2')")
+    assert ann.locator("#keep-box").is_hidden()
+    for phone in phones:
+        phone.context.close()

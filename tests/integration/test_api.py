@@ -31,7 +31,7 @@ def client(app):
 
 @pytest.fixture
 def game(client):
-    r = client.post("/api/games", json={"game": "first-island", "players": 2})
+    r = client.post("/api/games", json=NEW)
     assert r.status_code == 201
     return r.get_json()["game_id"]
 
@@ -49,6 +49,7 @@ def act(client, game, action, token=None, **extra):
     )
 
 
+NEW = {"game": "first-island", "players": 2, "options": {"s_card": 4}}
 ROLL = {"type": "dice_rolled", "values": [1, 2, 3, 3, 5]}
 MARK = {"type": "mark", "seat": 0, "hex": [0, 0], "picks": [1, 2], "axis": 0}
 
@@ -253,9 +254,7 @@ def test_the_lobbys_stream_tells_of_games_made_ended_and_deleted(client, game):
         except queue.Empty:
             return None
 
-    made = client.post("/api/games", json={"game": "first-island", "players": 3}).get_json()[
-        "game_id"
-    ]
+    made = client.post("/api/games", json={**NEW, "players": 3}).get_json()["game_id"]
     assert heard() == {"kind": "games"}
     assert act(client, made, ROLL).status_code == 200  # in play still: nothing to say
     assert heard(wait=0.5) is None  # a message would be queued before the roll's answer
@@ -378,7 +377,7 @@ def test_a_name_a_spreadsheet_would_run_as_a_formula_is_exported_as_text(client,
 
 def test_the_camera_rolls_for_the_game_the_table_opened_unless_it_is_finished(app, client):
     hub = app.extensions["companion.hub"]
-    new = {"game": "first-island", "players": 2}
+    new = NEW
     old = client.post("/api/games", json=new).get_json()["game_id"]
     act(client, old, {"type": "finish"}, pin=PIN)
     in_play = client.post("/api/games", json=new).get_json()["game_id"]
@@ -392,7 +391,7 @@ def test_the_camera_rolls_for_the_game_the_table_opened_unless_it_is_finished(ap
 
 
 def test_a_finished_game_names_the_next_game_made_at_the_table(client):
-    new = {"game": "first-island", "players": 2}
+    new = NEW
     older = client.post("/api/games", json=new).get_json()["game_id"]
     act(client, older, {"type": "finish"}, pin=PIN)
     old = client.post("/api/games", json=new).get_json()["game_id"]
@@ -451,7 +450,8 @@ def test_the_join_link_carries_the_devices_address_as_it_is_now(app, game, monke
 
 
 def test_the_view_tells_the_pages_what_the_rules_allow(client):
-    std = client.post("/api/games", json={"game": "first-island", "players": 2}).get_json()["view"]
+    std = client.post("/api/games", json={"game": "first-island", "players": 2}).get_json()
+    std = std["view"]  # its S card not told yet: tapped on the table page
     easy = client.post(
         "/api/games", json={"game": "first-island", "players": 2, "options": {"variant": "easy"}}
     )
@@ -464,9 +464,7 @@ def test_the_view_tells_the_pages_what_the_rules_allow(client):
     assert hard.get_json()["view"]["table_actions"] == []  # its single S card deals itself
     assert (std["overrides_allowed"], std["max_overrides"]) == (True, 3)
     assert hard.get_json()["view"]["overrides_allowed"] is False
-    game = client.post("/api/games", json={"game": "first-island", "players": 2}).get_json()[
-        "game_id"
-    ]
+    game = client.post("/api/games", json=NEW).get_json()["game_id"]
     act(client, game, {"type": "dice_rolled", "values": [4, 4, 4, 1, 2]})
     assert client.get(f"/api/games/{game}").get_json()["view"]["reroll_allowed"] is True
     act(client, game, {"type": "reroll", "values": [4, 1, 2, 3, 5]})
@@ -507,9 +505,7 @@ def test_a_roll_waiting_in_another_game_is_named_as_that_games(app, client, game
 
     device = Device(app.extensions["companion.hub"], Watcher())
     device.on_settled(Settled("wrong_count", (1, 2, 3, 4), 0.9, message="4 of 5 dice seen"))
-    other = client.post("/api/games", json={"game": "first-island", "players": 2}).get_json()[
-        "game_id"
-    ]
+    other = client.post("/api/games", json=NEW).get_json()["game_id"]
     # another game's table page was "please confirm the roll. 4 of 5 dice seen", with
     # nothing there to confirm
     shown = client.get(f"/api/games/{other}").get_json()["device"]
@@ -594,10 +590,24 @@ def test_the_catalog_lists_every_game_with_its_options(client):
 def test_play_again_keeps_the_seats_names_and_phones(client, game):
     ann = seat(client, game, 0)
     seat(client, game, 1, "Bo")
-    body = {"game": "first-island", "players": 2, "again": game}
+    body = {**NEW, "again": game}
     again = client.post("/api/games", json=body).get_json()
     assert [s["name"] for s in again["seats"]] == ["Ann", "Bo"]
     mine = client.get(f"/api/games/{again['game_id']}", headers={"X-Seat-Token": ann})
     assert mine.get_json()["seat"] == 0  # Ann's phone sits in her seat of the new game
     r = client.post("/api/games", json={**body, "again": "NOPE1"})
     assert (r.status_code, r.get_json()["error"]) == (404, "game/unknown")
+
+
+def test_a_seats_board_file_downloads_as_companion_score_reads_it(client, game, tmp_path):
+    act(client, game, ROLL)
+    r = client.get(f"/api/games/{game}/board-0.json")
+    assert r.status_code == 200 and "seat1" in r.headers["Content-Disposition"]
+    board = r.get_json()
+    assert board["game"] == "first-island" and board["cells"] == []
+    from companion.engine.game import get_game
+
+    assert get_game("first-island").score_file(board)["total"] == -30
+    assert client.get(f"/api/games/{game}").get_json()["board_files"] is True
+    r = client.get(f"/api/games/{game}/board-5.json")
+    assert (r.status_code, r.get_json()["error"]) == (422, "action/bad_seat")

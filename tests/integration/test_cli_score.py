@@ -114,7 +114,7 @@ def test_an_exported_board_scores_the_same(tmp_path):
     from tests.helpers import roll
 
     game = get_game("first-island")
-    s = game.apply(game.setup(2, {}), roll(1, 2, 3, 3, 5))
+    s = game.apply(game.setup(2, {"s_card": 4}), roll(1, 2, 3, 3, 5))
     for a in (Mark(0, (0, 0), (1, 2), 0), Mark(0, (1, 0), (3, 4))):
         s = game.apply(s, a)
     path = tmp_path / "export.json"

@@ -26,7 +26,7 @@ pytestmark = pytest.mark.integration
 
 def device_for(folder: Path, tmp_path: Path, settler: Settler | None = None):
     hub = Hub(EventStore(tmp_path / "games.db"))
-    session = hub.create("first-island", 2, {"variant": "easy"})
+    session = hub.create("first-island", 2, {"variant": "easy", "s_card": 4})
     watcher = RollWatcher(
         CameraSupervisor(lambda: ReplayCamera(folder, fps=0, loop=False)),
         DiceReader(),

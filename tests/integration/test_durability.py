@@ -37,7 +37,7 @@ def test_the_file_store_uses_wal_and_full_sync(file_store):
 @pytest.mark.parametrize("kill_after", [1, 4, 6])
 def test_a_killed_process_loses_no_acknowledged_action_and_the_game_resumes(tmp_path, kill_after):
     db = tmp_path / "games.db"
-    game_id = Session.create(EventStore(db), "first-island", 2, {}).game_id
+    game_id = Session.create(EventStore(db), "first-island", 2, {"s_card": 4}).game_id
     with subprocess.Popen(
         [sys.executable, "-m", "tests.integration.actor", str(db), game_id],
         stdin=subprocess.PIPE,
@@ -59,7 +59,7 @@ def test_a_killed_process_loses_no_acknowledged_action_and_the_game_resumes(tmp_
 
     resumed = Session(EventStore(db), game_id)
     assert resumed.seq in (acked, acked + 1)  # the in-flight one is all or nothing
-    expected = replay(resumed.game, 2, {}, resumed.entries)
+    expected = replay(resumed.game, 2, resumed.options, resumed.entries)
     assert resumed.state == expected
     # The game goes on from where it stopped.
     for action in ACTIONS[resumed.seq :]:
@@ -69,7 +69,7 @@ def test_a_killed_process_loses_no_acknowledged_action_and_the_game_resumes(tmp_
 
 
 def test_a_full_disk_refuses_the_action_and_keeps_the_game(file_store):
-    session = Session.create(file_store, "first-island", 2, {})
+    session = Session.create(file_store, "first-island", 2, {"s_card": 4})
     session.act(roll(1, 2, 3, 3, 5))
     conn = file_store._conn()
     pages = conn.execute("PRAGMA page_count").fetchone()[0]
@@ -111,7 +111,7 @@ def test_a_games_folder_that_cannot_be_made_is_named_with_what_to_do(tmp_path):
 def test_a_damaged_games_database_is_named_and_left_as_it_is(tmp_path):
     db = tmp_path / "games.db"
     store = EventStore(db)
-    Session.create(store, "first-island", 2, {}).act(ACTIONS[0])
+    Session.create(store, "first-island", 2, {"s_card": 4}).act(ACTIONS[0])
     store._conn().execute("PRAGMA wal_checkpoint(TRUNCATE)")
     store.close()
     whole = db.read_bytes()
@@ -132,9 +132,9 @@ def test_the_newest_game_is_the_last_made_whatever_the_clock_said(tmp_path, monk
     import companion.engine.store as store_module
 
     store = EventStore(tmp_path / "games.db")
-    first = Session.create(store, "first-island", 2, {}).game_id
+    first = Session.create(store, "first-island", 2, {"s_card": 4}).game_id
     monkeypatch.setattr(store_module.time, "time", lambda: 1_000_000.0)  # set back, 1970
-    second = Session.create(store, "first-island", 2, {}).game_id
+    second = Session.create(store, "first-island", 2, {"s_card": 4}).game_id
     store.close()
     reopened = EventStore(tmp_path / "games.db")  # as the device starts again
     assert [g.game_id for g in reopened.games()] == [second, first]

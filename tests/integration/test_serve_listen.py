@@ -78,9 +78,11 @@ def test_serve_stops_at_once_with_live_pages_open(served, stop):
     # `systemctl restart` or a Ctrl-C kept the table waiting, and the log said "thread(s)
     # still running".
     port, server = served
-    game = json.loads(post(port, "/api/games", b'{"game": "first-island", "players": 2}')[1])[
-        "game_id"
-    ]
+    game = json.loads(
+        post(
+            port, "/api/games", b'{"game": "first-island", "players": 2, "options": {"s_card": 4}}'
+        )[1]
+    )["game_id"]
     ask = f"GET /api/games/{game}/events HTTP/1.1\r\nHost: companion\r\n\r\n".encode()
     with socket.create_connection(("127.0.0.1", port), timeout=10) as page:
         page.sendall(ask)
@@ -98,9 +100,11 @@ def test_live_pages_left_open_never_stop_serve_answering(served):
     # Phones that sleep or reload leave their live streams open, unread. Each held one of
     # waitress's 32 threads: with 40 open, nothing was answered any more.
     port, _ = served
-    game = json.loads(post(port, "/api/games", b'{"game": "first-island", "players": 2}')[1])[
-        "game_id"
-    ]
+    game = json.loads(
+        post(
+            port, "/api/games", b'{"game": "first-island", "players": 2, "options": {"s_card": 4}}'
+        )[1]
+    )["game_id"]
     ask = f"GET /api/games/{game}/events HTTP/1.1\r\nHost: companion\r\n\r\n".encode()
     streams = []
     try:
@@ -135,7 +139,12 @@ def test_a_body_too_big_for_a_pi_is_refused_before_it_is_read(served):
         )
         said = client.recv(4096)
     assert said.startswith(b"HTTP/1.1 413 Request Entity Too Large"), said
-    assert post(port, "/api/games", b'{"game": "first-island", "players": 2}')[0] == 201
+    assert (
+        post(
+            port, "/api/games", b'{"game": "first-island", "players": 2, "options": {"s_card": 4}}'
+        )[0]
+        == 201
+    )
     with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/games", timeout=10) as r:
         assert len(json.load(r)) == 1  # nothing else was made
 

@@ -139,6 +139,9 @@ def test_metadata_and_options_schema(name):
         check_options(game, players, defaults)
         game.setup(players, defaults)
         json.dumps([o.to_json() for o in game.options])
+    demo = min(max(2, game.min_players), game.max_players)  # the embedded demo's setup
+    check_options(game, demo, game.demo_options)
+    game.setup(demo, game.demo_options)
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -20,7 +20,7 @@ class Watcher:  # only what Device reads when it is not stepping frames
 @pytest.fixture
 def rig(tmp_path):
     hub = Hub(EventStore(tmp_path / "g.db"))
-    session = hub.create("first-island", 2, {"variant": "easy"})
+    session = hub.create("first-island", 2, {"variant": "easy", "s_card": 4})
     device = Device(hub, Watcher())
     seen = []
     hub_announce = hub.announce_device
@@ -211,7 +211,9 @@ def test_what_was_said_of_the_last_game_is_not_said_of_the_next(rig):
     session.act({"type": "finish"})
     device.on_settled(Settled("roll", (1, 2, 3, 4, 5), 0.93))
     assert "the game is over" in device.message
-    device.hub.create("first-island", 2, {})  # Play again: its table page said the old news
+    device.hub.create(
+        "first-island", 2, {"s_card": 4}
+    )  # Play again: its table page said the old news
     assert (device.state, device.message) == ("waiting for a roll", "")
     assert seen[-1]["message"] == ""
     device.on_settled(Settled("roll", (1, 2, 3, 4, 5), 0.93))
@@ -289,7 +291,7 @@ def test_a_die_taught_with_an_earlier_model_stops_the_camera_not_the_games(tmp_p
     from companion.vision.custom import CustomDice
 
     hub = Hub(EventStore(tmp_path / "g.db"))
-    session = hub.create("first-island", 2, {"variant": "easy"})
+    session = hub.create("first-island", 2, {"variant": "easy", "s_card": 4})
     old = CustomDice("old", {"fish": np.eye(64)[0]}, model="0123456789abcdef/grey")
     device = start_device(hub, "replay:/nowhere@5", tmp_path / "g.db", custom=old)
     assert device.watcher is None and device.state == "dice not read"
@@ -306,7 +308,7 @@ def test_a_camera_the_config_cannot_name_stops_the_camera_not_the_games(tmp_path
     from companion.device.serve import start_device
 
     hub = Hub(EventStore(tmp_path / "g.db"))
-    session = hub.create("first-island", 2, {"variant": "easy"})
+    session = hub.create("first-island", 2, {"variant": "easy", "s_card": 4})
     device = start_device(hub, "video0", tmp_path / "g.db")
     assert device.watcher is None and device.state == "dice not read"
     assert "unknown camera 'video0'" in device.message
@@ -321,7 +323,7 @@ def test_a_camera_view_the_reader_does_not_know_stops_the_camera_not_the_games(t
     from companion.device.serve import start_device
 
     hub = Hub(EventStore(tmp_path / "g.db"))
-    session = hub.create("first-island", 2, {"variant": "easy"})
+    session = hub.create("first-island", 2, {"variant": "easy", "s_card": 4})
     device = start_device(hub, "replay:/nowhere@5", tmp_path / "g.db", view="overhead")
     assert device.watcher is None and device.state == "dice not read"
     assert "unknown view 'overhead'" in device.message and "'down'" in device.message
@@ -334,7 +336,7 @@ def test_a_roll_the_full_disk_cannot_save_waits_and_lights_the_error_led(rig):
 
     device, session, seen = rig
     hub = device.hub
-    other = hub.create("first-island", 2, {"variant": "easy"})  # fills the disk below
+    other = hub.create("first-island", 2, {"variant": "easy", "s_card": 4})  # fills the disk below
     conn = session.store._conn()
     pages = conn.execute("PRAGMA page_count").fetchone()[0]
     conn.execute(f"PRAGMA max_page_count = {pages}")  # the disk is full from here
@@ -362,7 +364,7 @@ def test_a_roll_the_full_disk_cannot_save_waits_and_lights_the_error_led(rig):
 
 def test_the_button_does_not_wipe_out_why_dice_are_not_read(tmp_path):
     hub = Hub(EventStore(tmp_path / "g.db"))
-    session = hub.create("first-island", 2, {"variant": "easy"})
+    session = hub.create("first-island", 2, {"variant": "easy", "s_card": 4})
     device = Device(hub, problem="teach it again with `companion teach old`")
     device.press()
     assert device.state == "dice not read"
@@ -413,3 +415,24 @@ def test_the_device_reads_on_the_threads_its_config_gives(tmp_path):
         assert reader._detector.get_session_options().intra_op_num_threads == 3
     finally:
         device.stop()
+
+
+def test_the_demo_rolls_when_a_roll_is_wanted_and_gives_time_to_score_a_card(tmp_path):
+    # The demo's next roll came about 3 s after the last mark: no time to score a camp card.
+    from companion.device.serve import DEMO_PAUSE, demo_wants_roll
+
+    hub = Hub(EventStore(tmp_path / "g.db"))
+    session = hub.create("first-island", 1, {"difficulty": "casual"})
+    now = [0.0]
+    wants = demo_wants_roll(hub, clock=lambda: now[0])
+    assert wants()  # round 1 waits on the dice alone
+    session.act({"type": "dice_rolled", "values": [3, 3, 3, 1, 2]})
+    assert not wants()  # a reroll is allowed: the demo's roller keeps the roll
+    for hex_, picks in (((0, 0), (1, 2)), ((1, 0), (3, 4))):
+        session.act({"type": "mark", "seat": 0, "hex": hex_, "picks": picks, "axis": 0})
+    now[0] = session.entries[-1].created + 3
+    assert session.dice() is not None and not wants()  # marked: the round button's time
+    now[0] += DEMO_PAUSE
+    assert wants()
+    session.act(session.game.button(session.state).action)  # the button pressed: roll now
+    assert wants()

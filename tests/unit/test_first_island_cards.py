@@ -20,10 +20,11 @@ ROW = [(-2, 1), (-1, 1), (0, 1), (1, 1), (2, 1), (-2, 2)]
 
 
 def builder_rounds(game, state, seats, hexes):
-    """Mark two large Builder hexes per round for every seat, rolling first."""
+    """Mark two large Builder hexes per round for every seat, rolling first (the roll could
+    be rerolled: the roller marks first, keeping it)."""
     for i in range(0, len(hexes), 2):
         state = game.apply(state, BUILDERS)
-        for seat in seats:
+        for seat in sorted(seats, key=lambda s: s != state.roller):
             state = play(
                 game, state, Mark(seat, hexes[i], (1, 2)), Mark(seat, hexes[i + 1], (3, 4))
             )
@@ -56,13 +57,14 @@ def test_single_value_s_decks_deal_themselves(first_island):
 
 
 def test_scoring_the_hand_card_claims_the_camp_and_draws_from_the_next_lower_deck(first_island):
-    s = builder_rounds(first_island, first_island.setup(1, {}), [0], ROW[:6])
+    s = builder_rounds(first_island, first_island.setup(1, {"s_card": 4}), [0], ROW[:6])
     s = first_island.apply(s, ScoreCampCard(0, "hand", camp(*ROW)))
     b = s.boards[0]
     assert b.scored_cards == (CampCard("6", 6, 12),)
     assert b.hand == CampCard("5", 5, 10)
     assert b.claimed == (camp(*ROW),)
     assert first_island.score(s)[0]["camp_cards"] == 12
+    s = builder_rounds(first_island, s, [0], [(-2, -1), (-1, -1)])  # the next round
     rejected(
         first_island,
         s,
@@ -72,8 +74,24 @@ def test_scoring_the_hand_card_claims_the_camp_and_draws_from_the_next_lower_dec
     )
 
 
+def test_one_camp_card_a_round_the_hand_card_or_the_s_card(first_island):
+    # "each player may score either the card in their hand or the one on the table": a
+    # player scored the hand card, then the S card, then the hand card's replacement, all
+    # before one roll
+    s = builder_rounds(first_island, first_island.setup(1, {"s_card": 4}), [0], ROW[:6])
+    s = first_island.apply(s, ScoreCampCard(0, "table", camp(*ROW[:4])))
+    rejected(
+        first_island,
+        s,
+        ScoreCampCard(0, "hand", camp(*ROW[:6])),
+        "cards/one_a_round",
+        "one a round",
+    )
+    assert first_island.legal_actions(s, 0) == [SkipCampCard(0)]  # no claim listed either
+
+
 def test_a_claim_must_match_the_card_size_and_be_one_contiguous_tribe(first_island):
-    s = builder_rounds(first_island, first_island.setup(1, {}), [0], ROW[:6])
+    s = builder_rounds(first_island, first_island.setup(1, {"s_card": 4}), [0], ROW[:6])
     rejected(
         first_island,
         s,
@@ -107,7 +125,7 @@ def test_a_claim_must_match_the_card_size_and_be_one_contiguous_tribe(first_isla
 
 
 def test_cards_are_scored_before_the_roll_not_after(first_island):
-    s = builder_rounds(first_island, first_island.setup(1, {}), [0], ROW[:6])
+    s = builder_rounds(first_island, first_island.setup(1, {"s_card": 4}), [0], ROW[:6])
     s = first_island.apply(s, BUILDERS)
     rejected(
         first_island,
@@ -154,9 +172,12 @@ def test_a_single_s_card_is_not_replaced(first_island):
     rejected(first_island, s, DealTableCard(5), "cards/no_card", "single S card")
 
 
-def test_a_third_card_ends_a_multiplayer_game_at_once(first_island):
-    s = first_island.setup(2, {"variant": "easy"})  # 4-point cards: size 4
-    s = first_island.apply(s, DealTableCard(4))
+def test_a_third_card_ends_the_game_once_that_rounds_scoring_is_over(first_island):
+    # "At this point, if any player has scored their third camp, the game ends", and "the S
+    # cards may be completed by more than 1 player at the same time": two identical boards
+    # complete their third card before the same roll. The game used to end on the first one
+    # scored, 20 camp card points to 12; they tie.
+    s = first_island.setup(2, {"variant": "easy", "s_card": 4})  # 4-point cards: size 4
     hexes = [
         (-2, 1),
         (-1, 1),
@@ -171,17 +192,38 @@ def test_a_third_card_ends_a_multiplayer_game_at_once(first_island):
         (1, 2),
         (-2, 3),
     ]
-    s = builder_rounds(first_island, s, [0, 1], hexes)
-    s = play(
-        first_island,
-        s,
-        ScoreCampCard(0, "hand", camp(*hexes[0:4])),
-        ScoreCampCard(0, "table", camp(*hexes[4:8])),
-    )
-    assert not s.ended
+    s = builder_rounds(first_island, s, [0, 1], hexes[:4])
+    s = play(first_island, s, *(ScoreCampCard(p, "hand", camp(*hexes[0:4])) for p in (0, 1)))
+    s = builder_rounds(first_island, s, [0, 1], hexes[4:8])
+    s = play(first_island, s, *(ScoreCampCard(p, "table", camp(*hexes[4:8])) for p in (0, 1)))
+    s = builder_rounds(first_island, s, [0, 1], hexes[8:10])  # its roll discards the S card
+    s = play(first_island, s, DealTableCard(5))  # the next S card, due before the next roll
+    s = builder_rounds(first_island, s, [0, 1], hexes[10:12])
     s = first_island.apply(s, ScoreCampCard(0, "hand", camp(*hexes[8:12])))
-    assert s.ended == "seat 1 scored a third camp card"
-    assert first_island.score(s)[0]["camp_cards"] == 8 + 4 + 8
+    assert not s.ended and s.ending  # Bo may still score his in this round
+    assert first_island.dice(s) is None
+    rejected(first_island, s, BUILDERS, "action/game_ending", "press the button to end it")
+    s = first_island.apply(s, ScoreCampCard(1, "hand", camp(*hexes[8:12])))
+    assert first_island.button(s).label == "End the game"
+    s = first_island.apply(s, first_island.button(s).action)
+    assert s.ended == "a third camp card was scored"
+    assert [a["camp_cards"] for a in first_island.score(s)] == [8 + 4 + 8] * 2
+    assert first_island.outcome(s).winners == (0, 1)
+
+
+def test_the_s_card_is_told_before_the_next_roll(first_island):
+    # A game started with no S card on the table, and went on without one after it was
+    # scored, until someone happened to deal one.
+    s = first_island.setup(2, {})  # standard S cards differ in points: which was turned up?
+    assert s.s_card_due and first_island.dice(s) is None
+    rejected(first_island, s, BUILDERS, "cards/s_card_due", "turn up the S card")
+    assert first_island.to_act(s).table and first_island.to_act(s).seats == ()
+    s = first_island.apply(s, DealTableCard(6))
+    assert not s.s_card_due and first_island.dice(s).count == 5
+    told = first_island.setup(2, {"s_card": 5})  # or told at setup
+    assert told.table == CampCard("S", 5, 5) and not told.s_card_due
+    with pytest.raises(IllegalAction, match="worth 4, 5 points in this game, not 6"):
+        first_island.setup(2, {"variant": "easy", "s_card": 6})
 
 
 def test_without_camp_cards(first_island):
@@ -193,4 +235,6 @@ def test_without_camp_cards(first_island):
 @pytest.mark.parametrize("card", ["deck", ""])
 def test_card_must_be_hand_or_table(first_island, card):
     with pytest.raises(IllegalAction, match="'hand' or 'table'"):
-        first_island.apply(first_island.setup(1, {}), ScoreCampCard(0, card, camp((0, 0))))
+        first_island.apply(
+            first_island.setup(1, {"s_card": 4}), ScoreCampCard(0, card, camp((0, 0)))
+        )

@@ -1,9 +1,11 @@
 """The First Island's turn: the roll, the reroll, marking, overrides, the round button."""
 
+from dataclasses import replace
+
 import pytest
 
 from companion.errors import IllegalAction
-from companion.games.first_island.state import Advance, Finish, Mark, Reroll
+from companion.games.first_island.state import Advance, Finish, KeepRoll, Mark, Reroll
 from tests.helpers import roll
 
 
@@ -16,7 +18,7 @@ def play(game, state, *actions):
 @pytest.fixture
 def two(first_island):
     """A 2-player game with the roll Scavengers, Builders, Scholars, Scholars, Healers."""
-    return first_island.apply(first_island.setup(2, {}), roll(1, 2, 3, 3, 5))
+    return first_island.apply(first_island.setup(2, {"s_card": 4}), roll(1, 2, 3, 3, 5))
 
 
 def rejected(game, state, action, code, text):
@@ -28,7 +30,7 @@ def rejected(game, state, action, code, text):
 
 
 def test_a_new_game_waits_for_the_roll(first_island):
-    s = first_island.setup(3, {})
+    s = first_island.setup(3, {"s_card": 5})
     assert (s.phase, s.round, len(s.boards)) == ("roll", 1, 3)
     assert first_island.dice(s).count == 5
     assert first_island.dice(s).faces[6] == "scientists"
@@ -46,7 +48,7 @@ def test_unknown_setup_options_are_named(first_island):
 
 
 def test_a_roll_needs_five_tribe_faces(first_island):
-    s = first_island.setup(2, {})
+    s = first_island.setup(2, {"s_card": 4})
     rejected(first_island, s, roll(1, 2, 3), "roll/wrong_count", "expected 5 dice")
     rejected(first_island, s, roll(1, 2, 3, 4, 7), "roll/bad_face", "die 5 shows 7")
 
@@ -196,7 +198,7 @@ def test_unknown_tribe_in_a_pick(first_island, two):
 
 
 def test_reroll_replaces_only_the_dice_showing_a_value_three_or_more_times(first_island):
-    s = first_island.apply(first_island.setup(2, {}), roll(4, 1, 4, 4, 6))
+    s = first_island.apply(first_island.setup(2, {"s_card": 4}), roll(4, 1, 4, 4, 6))
     s = first_island.apply(s, Reroll((1, 6, 2, 3, 4)))
     # Dice 2 and 5 (Scavengers, Scientists) stay; dice 1, 3, 4 take the new faces.
     assert s.roll[1] == 1 and s.roll[4] == 6
@@ -206,18 +208,37 @@ def test_reroll_replaces_only_the_dice_showing_a_value_three_or_more_times(first
 
 def test_reroll_needs_three_alike_and_unchanged_kept_dice(first_island, two):
     rejected(first_island, two, Reroll((1, 2, 3, 3, 5)), "roll/no_reroll", "3 or more")
-    s = first_island.apply(first_island.setup(2, {}), roll(4, 1, 4, 4, 6))
+    s = first_island.apply(first_island.setup(2, {"s_card": 4}), roll(4, 1, 4, 4, 6))
     rejected(first_island, s, Reroll((2, 2, 2, 2, 2)), "roll/kept_dice_changed", "Scavengers")
 
 
-def test_reroll_comes_before_anyone_marks(first_island):
-    s = first_island.apply(first_island.setup(2, {}), roll(4, 1, 4, 4, 6))
-    s = first_island.apply(s, Mark(0, (0, 0), (1, 2), 0))
-    rejected(first_island, s, Reroll((4, 1, 2, 3, 6)), "roll/reroll_too_late", "already marked")
+def test_reroll_is_the_rollers_choice_made_before_anyone_marks(first_island):
+    # "If 3 or more dice have the same value, you may choose to reroll those dice once": the
+    # roller's choice. Any player's mark used to close it, and anyone could send the reroll.
+    s = first_island.apply(first_island.setup(2, {"s_card": 4}), roll(4, 1, 4, 4, 6))
+    assert s.roller == 0  # round 1: seat 1 rolls
+    rejected(first_island, s, Mark(1, (0, 0), (1, 2), 0), "action/reroll_pending", "wait until")
+    rejected(first_island, s, KeepRoll(1), "roll/not_the_roller", "seat 1 rolled")
+    kept = first_island.apply(s, KeepRoll(0))
+    rejected(first_island, kept, Reroll((4, 1, 2, 3, 6)), "roll/reroll_too_late", "kept")
+    assert first_island.apply(kept, Mark(1, (0, 0), (1, 2), 0)).boards[1].marks == 1
+    marked = first_island.apply(s, Mark(0, (0, 0), (1, 2), 0))  # the roller's mark keeps it
+    rejected(first_island, marked, Reroll((4, 1, 2, 3, 6)), "roll/reroll_too_late", "kept")
+    rerolled = first_island.apply(s, Reroll((4, 1, 2, 3, 6)))
+    assert first_island.apply(rerolled, Mark(1, (0, 0), (1, 2), 0)).boards[1].marks == 1
+
+
+def test_players_take_turns_rolling(first_island):
+    s = first_island.setup(3, {"s_card": 4})
+    rollers = []
+    for _ in range(4):
+        rollers.append(s.roller)
+        s = replace(s, round=s.round + 1)
+    assert rollers == [0, 1, 2, 0]
 
 
 def test_a_reroll_is_wanted_of_the_camera_only_while_one_would_be_accepted(first_island):
-    fresh = first_island.setup(2, {})
+    fresh = first_island.setup(2, {"s_card": 4})
     assert not first_island.dice(fresh).reroll  # no roll yet: the roll is wanted
     plain = first_island.apply(fresh, roll(1, 2, 3, 4, 5))
     assert first_island.dice(plain) is None  # no value three times
@@ -228,7 +249,7 @@ def test_a_reroll_is_wanted_of_the_camera_only_while_one_would_be_accepted(first
 
 
 def test_a_roll_read_while_a_reroll_is_allowed_is_the_reroll(first_island):
-    s = first_island.apply(first_island.setup(2, {}), roll(4, 1, 4, 4, 6))
+    s = first_island.apply(first_island.setup(2, {"s_card": 4}), roll(4, 1, 4, 4, 6))
     action = first_island.roll_action(s, roll(2, 1, 3, 5, 6))
     assert action == Reroll((2, 1, 3, 5, 6), source="test")
     assert first_island.apply(s, action).roll == (2, 1, 3, 5, 6)
@@ -237,7 +258,7 @@ def test_a_roll_read_while_a_reroll_is_allowed_is_the_reroll(first_island):
 def test_marking_needs_a_roll(first_island):
     rejected(
         first_island,
-        first_island.setup(2, {}),
+        first_island.setup(2, {"s_card": 4}),
         Mark(0, (0, 0), (1, 2), 0),
         "action/no_roll",
         "roll the dice first",

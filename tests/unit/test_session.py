@@ -92,7 +92,7 @@ def test_undo_all_the_way_back(session):
     session.undo()
     with pytest.raises(NothingToUndo, match="nothing to undo for the table"):
         session.undo()
-    assert session.state == session.game.setup(2, {})
+    assert session.state == session.game.setup(2, session.options)
 
 
 def test_a_seat_undoes_its_own_last_action_only(session):
@@ -129,7 +129,7 @@ def test_stale_actions_are_refused(session):
 
 
 def test_two_sessions_racing_for_the_same_slot_collide_cleanly(store):
-    a = Session.create(store, "first-island", 2, {})
+    a = Session.create(store, "first-island", 2, {"s_card": 4})
     b = Session(store, a.game_id)
     a.act(roll(1, 2, 3, 3, 5))
     with pytest.raises(StaleAction, match="written by someone else first"):

@@ -121,6 +121,12 @@
     $("finish").hidden = !g.finishable;
     $("results").hidden = !g.outcome;
     if (g.outcome) $("result-body").replaceChildren(...SCORESHEET.results(g));
+    // each seat's board, as a file `companion score` reads
+    $("board-files").hidden = !(g.outcome && g.board_files);
+    if (g.outcome && g.board_files) {
+      $("board-files").replaceChildren("Board files: ", ...g.seats.map((s) =>
+        el("a", { href: `/api/games/${gameId}/board-${s.seat}.json` }, seatName(g, s.seat))));
+    }
   }
 
   // A render (a press, a fetch's answer) keeps saying the link is down until the stream is back.

@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 from companion.device.serve import DEMO_GAME
+from companion.engine.game import get_game
 from companion.engine.store import EventStore
 from companion.web import create_app
 
@@ -78,7 +79,8 @@ def bench_web(clients: int = 12, actions: int = 100) -> dict:
         loop = threading.Thread(target=server.run, daemon=True)
         loop.start()
         port = server.effective_port
-        made = _post(port, "/api/games", {"game": DEMO_GAME, "players": 2})
+        options = dict(get_game(DEMO_GAME).demo_options)  # a game whose dice are wanted now
+        made = _post(port, "/api/games", {"game": DEMO_GAME, "players": 2, "options": options})
         game_id, dice = made["game_id"], made["dice"]
         got: dict[int, list[float]] = {}
         lock = threading.Lock()

@@ -39,6 +39,7 @@ from companion.games.first_island.state import (
     Advance,
     DealTableCard,
     Finish,
+    KeepRoll,
     Mark,
     Reroll,
     ScoreCampCard,
@@ -72,6 +73,14 @@ OPTIONS = (
         help="The solo targets to meet; hard and impossible allow no tribe overrides.",
         players=(1, 1),
     ),
+    Option(
+        "s_card",
+        "S card turned up",
+        "choice",
+        None,
+        ((None, "tap it on the table page"), (4, "4 points"), (5, "5 points"), (6, "6 points")),
+        help="The points of the S card turned up at setup, where its deck has several.",
+    ),
     Option("map", "Island map", "data", help="A custom island (see docs/first-island.md)."),
 )
 
@@ -82,12 +91,15 @@ class FirstIsland(GameBase):
     min_players = 1
     max_players = 6
     options = OPTIONS
+    # the easy cards, and the S card turned up told: the demo's camera rolls at once
+    demo_options: ClassVar[dict] = {"variant": "easy", "s_card": 4}
     pages = pages.bp
     actions: ClassVar[dict[str, type]] = {
         cls.type: cls
         for cls in (
             Mark,
             Reroll,
+            KeepRoll,
             ScoreCampCard,
             SkipCampCard,
             DealTableCard,
@@ -122,17 +134,22 @@ class FirstIsland(GameBase):
         return roll
 
     def to_act(self, state: State) -> ToAct:
-        """The table rolls (and, once everyone has marked, moves to the next round); while a
-        roll is marked, the seats still marking, and the table while a reroll is allowed."""
+        """The table rolls (and turns up the S card, and, once everyone has marked, moves to
+        the next round or ends the game); while a roll may be rerolled, the roller (and the
+        table, whose camera reads the reroll); then the seats still marking."""
         if state.phase == "ended":
             return ToAct()
         if state.phase == "mark":
-            waiting = tuple(s for s in range(state.players) if not state.seat_done(s))
-            return ToAct(waiting, table=rules.reroll_problem(state) is None)
+            if rules.reroll_problem(state) is None:
+                return ToAct((state.roller,), table=True)
+            return ToAct(tuple(s for s in range(state.players) if not state.seat_done(s)))
         return ToAct(table=True)
 
     def button(self, state: State) -> Button | None:
-        """Once everyone has marked, the button starts the next round."""
+        """Once everyone has marked, the button starts the next round; once a third camp
+        card is scored, it ends the game (after the others have scored theirs)."""
+        if state.ending and state.phase in ("roll", "done"):
+            return Button(Advance(), "End the game")
         return Button(Advance(), "Next round") if state.phase == "done" else None
 
     def finish_action(self, state: State) -> Finish:
@@ -153,6 +170,8 @@ class FirstIsland(GameBase):
         if isinstance(action, ScoreCampCard):
             card = "the camp card in hand" if action.card == "hand" else "the S card"
             return f"Scored {card} with a camp of {len(action.camp)}."
+        if isinstance(action, KeepRoll):
+            return "Kept the roll (no reroll)."
         if isinstance(action, SkipCampCard):
             return "Skipped the camp card in hand."
         if isinstance(action, DealTableCard):
@@ -232,6 +251,9 @@ class FirstIsland(GameBase):
         view["scores"] = self.score(state)
         view["seat"] = seat
         view["reroll_allowed"] = rules.reroll_problem(state) is None
+        view["roller"] = state.roller
+        view["ending"] = state.ending
+        view["s_card_due"] = state.s_card_due
         view["overrides_allowed"] = state.options.overrides_allowed
         view["max_overrides"] = rules.MAX_OVERRIDES
         view["table_actions"] = [action_to_json(a) for a in self.legal_actions(state, None)]

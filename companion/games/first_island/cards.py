@@ -7,9 +7,13 @@ Readings kept here:
   keeping 1; every card of a deck asks the same size and points, so the device
   knows the kept card without being told. The lowest deck in play refills from
   itself.
+- Each player scores one card a round, "either the card in their hand or the one on
+  the table": the card drawn to replace a scored one waits for the next round.
 - The S card may be scored by several players; it is discarded at the next roll.
-- A multiplayer game ends at once when a player scores a third card. The solo
-  game ignores that (it asks for 3 or 4 cards) and ends after 12 rounds.
+- A player's third card ends a multiplayer game when that round's scoring is over
+  (the button), so that the others may score theirs in it too ("the S cards may be
+  completed by more than 1 player at the same time"). The solo game ignores it (it
+  asks for 3 or 4 cards) and ends after 12 rounds.
 """
 
 from __future__ import annotations
@@ -125,6 +129,12 @@ def score_camp_card(state: State, action: ScoreCampCard) -> State:
         raise IllegalAction(
             f"card must be 'hand' or 'table', not {action.card!r}", code="cards/bad_card"
         )
+    if board.card_this_round:
+        raise IllegalAction(
+            f"seat {action.seat + 1} has scored a camp card this round: one a round, the card "
+            "in hand or the S card; the next waits for the next round",
+            code="cards/one_a_round",
+        )
     camp = _parse_camp(action.camp)
     check_camp(state, action.seat, camp, card.size)
     hand = board.hand
@@ -132,13 +142,15 @@ def score_camp_card(state: State, action: ScoreCampCard) -> State:
         rules = card_rules(state.options.card_variant)
         hand = deck_card(rules.replacement_deck(card.deck))
     board = replace(
-        board, claimed=(*board.claimed, camp), scored_cards=(*board.scored_cards, card), hand=hand
+        board,
+        claimed=(*board.claimed, camp),
+        scored_cards=(*board.scored_cards, card),
+        hand=hand,
+        card_this_round=True,
     )
     state = state.with_board(action.seat, board)
     if action.card == "table":
         state = replace(state, table_scored_by=state.table_scored_by | {action.seat})
-    if not state.solo and len(board.scored_cards) >= 3:
-        state = replace(state, ended=f"seat {action.seat + 1} scored a third camp card")
     return state
 
 

@@ -22,6 +22,7 @@ def state_to_json(state: State) -> dict:
         "round": state.round,
         "roll": None if state.roll is None else list(state.roll),
         "rerolled": state.rerolled,
+        "roll_kept": state.roll_kept,
         "table": _card_json(state.table),
         "table_scored_by": sorted(state.table_scored_by),
         "table_spent": state.table_spent,
@@ -39,6 +40,7 @@ def state_from_json(data: Mapping[str, Any]) -> State:
         round=data["round"],
         roll=None if data["roll"] is None else tuple(data["roll"]),
         rerolled=data["rerolled"],
+        roll_kept=data["roll_kept"],
         table=_card_from_json(data["table"]),
         table_scored_by=frozenset(data["table_scored_by"]),
         table_spent=data["table_spent"],
@@ -64,6 +66,7 @@ def _board_json(b: PlayerBoard) -> dict:
         "dice_used": sorted(b.dice_used),
         "marks": b.marks,
         "override_this_turn": b.override_this_turn,
+        "card_this_round": b.card_this_round,
     }
 
 
@@ -83,4 +86,5 @@ def _board_from_json(d: Mapping) -> PlayerBoard:
         dice_used=frozenset(d["dice_used"]),
         marks=d["marks"],
         override_this_turn=d["override_this_turn"],
+        card_this_round=d["card_this_round"],
     )

@@ -11,6 +11,7 @@ from companion.games.first_island.scoring import Layout
 from companion.games.first_island.state import (
     Advance,
     DealTableCard,
+    KeepRoll,
     Mark,
     PlayerBoard,
     ScoreCampCard,
@@ -30,18 +31,24 @@ def legal_actions(state: State, seat: int | None) -> list:
     if state.ended:
         return []
     if seat is None:
-        table: list = [Advance()] if state.phase == "done" else []
-        if state.options.camp_cards and state.table is None and not state.table_spent:
+        button = state.phase == "done" or (state.ending and state.phase == "roll")
+        table: list = [Advance()] if button else []
+        if state.s_card_due:
             points = card_rules(state.options.card_variant).table_points
             table.extend(DealTableCard(p) for p in sorted(set(points)))
         return table
     out: list = []
     board = state.boards[seat]
-    if state.phase == "mark" and not state.seat_done(seat):
+    reroll_open = rules.reroll_problem(state) is None
+    if reroll_open and seat == state.roller:
+        out.append(KeepRoll(seat))
+    # while the roller may reroll, the others wait for their choice
+    waits = reroll_open and seat != state.roller
+    if state.phase == "mark" and not state.seat_done(seat) and not waits:
         out.extend(_marks(state, board, seat))
     if state.options.camp_cards and board.hand is not None:
         out.append(SkipCampCard(seat))
-    if state.options.camp_cards and state.phase in ("roll", "done"):
+    if state.options.camp_cards and state.phase in ("roll", "done") and not board.card_this_round:
         out.extend(_claims(state, board, seat))
     return out
 

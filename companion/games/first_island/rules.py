@@ -31,6 +31,7 @@ from companion.games.first_island.state import (
     Advance,
     DealTableCard,
     Finish,
+    KeepRoll,
     Mark,
     Options,
     PlayerBoard,
@@ -50,7 +51,7 @@ def _setup_error(message: str) -> IllegalAction:
 
 def parse_options(players: int, options: Mapping[str, Any]) -> tuple[Options, Island]:
     """Validate setup options; unknown keys and bad values are named in the error."""
-    known = {"camp_cards", "variant", "difficulty", "map"}
+    known = {"camp_cards", "variant", "difficulty", "map", "s_card"}
     unknown = set(options) - known
     if unknown:
         raise _setup_error(
@@ -80,6 +81,16 @@ def parse_options(players: int, options: Mapping[str, Any]) -> tuple[Options, Is
             )
     elif difficulty is not None:
         raise _setup_error("a difficulty is for the solo game only (players = 1)")
+    s_card = options.get("s_card")
+    if s_card is not None:
+        points = card_rules(difficulty or variant).table_points
+        if not camp_cards or s_card not in points:
+            raise _setup_error(
+                f"the S card turned up is worth {', '.join(map(str, sorted(set(points))))} "
+                f"points in this game, not {s_card!r}"
+                if camp_cards
+                else "an S card is for a game with camp cards"
+            )
     island = default_island()
     if options.get("map") is not None:
         from companion.games.first_island.boardfile import parse_map
@@ -89,13 +100,17 @@ def parse_options(players: int, options: Mapping[str, Any]) -> tuple[Options, Is
 
 
 def setup(players: int, options: Mapping[str, Any]) -> State:
-    """A new game: empty boards, a 6-deck card in each hand (4 in the easy games)."""
+    """A new game: empty boards, a 6-deck card in each hand (4 in the easy games), and the
+    S card on the table where its points are known (told by ``s_card``, or the only ones
+    in play); else it is told with ``deal_table_card`` before the first roll."""
     opts, island = parse_options(players, options)
     hand = table = None
     if opts.camp_cards:
         rules = card_rules(opts.card_variant)
         hand = deck_card(rules.hand_chain[0])
-        if len(set(rules.table_points)) == 1:
+        if options.get("s_card") is not None:
+            table = table_card(options["s_card"])
+        elif len(set(rules.table_points)) == 1:
             table = table_card(rules.table_points[0])
     boards = tuple(PlayerBoard(hand=hand) for _ in range(players))
     return State(players=players, island=island, options=opts, boards=boards, table=table)
@@ -103,7 +118,9 @@ def setup(players: int, options: Mapping[str, Any]) -> State:
 
 def dice(state: State) -> DiceSpec | None:
     """The tribe dice, whenever a roll would be accepted now."""
-    return TRIBE_DICE if state.phase in ("roll", "done") else None
+    if state.phase not in ("roll", "done") or state.s_card_due or state.ending:
+        return None
+    return TRIBE_DICE
 
 
 # -- helpers -------------------------------------------------------------------
@@ -126,7 +143,7 @@ def _clear_turn(state: State) -> State:
     boards = tuple(
         replace(b, dice_used=frozenset(), marks=0, override_this_turn=False) for b in state.boards
     )
-    return replace(state, roll=None, rerolled=False, boards=boards)
+    return replace(state, roll=None, rerolled=False, roll_kept=False, boards=boards)
 
 
 def _start_turn(state: State, roll: tuple[int, ...]) -> State:
@@ -143,8 +160,11 @@ def _start_turn(state: State, roll: tuple[int, ...]) -> State:
             spent = True
         elif len(set(rules.table_points)) == 1:
             table = table_card(rules.table_points[0])
+    state = _clear_turn(state)
+    # the camp cards' window before this roll closes: each may score a card in the next
+    boards = tuple(replace(b, card_this_round=False) for b in state.boards)
     return replace(
-        _clear_turn(state), roll=roll, table=table, table_spent=spent, table_scored_by=scored
+        state, roll=roll, boards=boards, table=table, table_spent=spent, table_scored_by=scored
     )
 
 
@@ -176,10 +196,25 @@ def _roll(state: State, action: DiceRolled) -> State:
             f"{', '.join(map(str, waiting))} have not finished marking",
             code="roll/not_expected",
         )
+    if state.ending:
+        raise _ending_error()
+    if state.s_card_due:
+        raise IllegalAction(
+            "turn up the S card before the roll: tap its points on the table page",
+            code="cards/s_card_due",
+        )
     TRIBE_DICE.check(action.values)
     if state.phase == "done":
         state = replace(state, round=state.round + 1)
     return _start_turn(state, tuple(action.values))
+
+
+def _ending_error() -> IllegalAction:
+    return IllegalAction(
+        "a third camp card was scored: the game ends before the next roll, once everyone "
+        "who can has scored a card; press the button to end it",
+        code="action/game_ending",
+    )
 
 
 def _roll_text(roll: tuple[int, ...] | None) -> str:
@@ -196,9 +231,9 @@ def reroll_problem(state: State) -> IllegalAction | None:
         return IllegalAction(
             "the dice were already rerolled this turn (once per turn)", code="roll/reroll_used"
         )
-    if any(b.marks for b in state.boards):
+    if state.roll_kept:
         return IllegalAction(
-            "someone has already marked this roll; it can no longer be rerolled",
+            f"seat {state.roller + 1}, who rolled, kept this roll; it can no longer be rerolled",
             code="roll/reroll_too_late",
         )
     if Counter(state.roll).most_common(1)[0][1] < 3:
@@ -274,12 +309,33 @@ def _check_override(state: State, board: PlayerBoard, tribe: str, overrides: int
         )
 
 
+def _keep(state: State, action: KeepRoll) -> State:
+    _check_seat(state, action.seat)
+    if action.seat != state.roller:
+        raise IllegalAction(
+            f"seat {state.roller + 1} rolled this round: theirs is the choice to reroll",
+            code="roll/not_the_roller",
+        )
+    problem = reroll_problem(state)
+    if problem is not None:
+        raise IllegalAction(f"there is no reroll to decline: {problem.message}", code=problem.code)
+    return replace(state, roll_kept=True)
+
+
 def _mark(state: State, action: Mark) -> State:
     _check_seat(state, action.seat)
     if state.roll is None:
         raise IllegalAction(
             f"round {state.round} has no roll yet: roll the dice first", code="action/no_roll"
         )
+    if reroll_problem(state) is None:  # the roller may still reroll: their choice first
+        if action.seat != state.roller:
+            raise IllegalAction(
+                f"seat {state.roller + 1} rolled 3 or more of a kind and may reroll them: "
+                "wait until they reroll or keep the roll",
+                code="action/reroll_pending",
+            )
+        state = replace(state, roll_kept=True)  # the roller marks: the roll is kept
     board = state.boards[action.seat]
     if state.seat_done(action.seat):
         raise IllegalAction(
@@ -324,6 +380,8 @@ def _mark(state: State, action: Mark) -> State:
 
 
 def _advance(state: State, action: Advance) -> State:
+    if state.ending and state.phase in ("roll", "done"):
+        return replace(state, ended="a third camp card was scored")
     if state.phase != "done":
         if state.roll is None:
             raise IllegalAction(
@@ -355,6 +413,7 @@ _HANDLERS = {
     Mark: _mark,
     Advance: _advance,
     Finish: _finish,
+    KeepRoll: _keep,
     ScoreCampCard: score_camp_card,
     SkipCampCard: skip_camp_card,
     DealTableCard: deal_table_card,

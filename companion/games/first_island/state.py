@@ -47,6 +47,7 @@ class PlayerBoard:
     dice_used: frozenset[int] = frozenset()  # die numbers 1..5 used this turn
     marks: int = 0  # hexes marked this turn
     override_this_turn: bool = False
+    card_this_round: bool = False  # a camp card scored before this round's roll (one a round)
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,7 @@ class State:
     round: int = 1
     roll: tuple[int, ...] | None = None
     rerolled: bool = False
+    roll_kept: bool = False  # the roller chose not to reroll (by KeepRoll, or by marking)
     table: CampCard | None = None  # the S card on the table
     table_scored_by: frozenset[int] = frozenset()
     table_spent: bool = False  # the single S card was scored and is gone
@@ -72,6 +74,24 @@ class State:
     @property
     def solo(self) -> bool:
         return self.players == 1
+
+    @property
+    def roller(self) -> int:
+        """The seat that rolls this round (players take turns, seat 1 first): theirs is the
+        choice to reroll."""
+        return (self.round - 1) % self.players
+
+    @property
+    def s_card_due(self) -> bool:
+        """Must an S card be turned up (its points told) before the next roll? The rulebook
+        keeps one face up on the table; the device knows its points only when told."""
+        return self.options.camp_cards and self.table is None and not self.table_spent
+
+    @property
+    def ending(self) -> bool:
+        """Has a player scored a third camp card (multiplayer)? The game then ends when the
+        scoring before the roll is over: others may still score their card in it."""
+        return not self.solo and any(len(b.scored_cards) >= 3 for b in self.boards)
 
     def board_full(self, seat: int) -> bool:
         return len(self.boards[seat].cells) >= len(self.island)
@@ -117,6 +137,14 @@ class Reroll:
     source: str = "manual"
     confidence: float = 1.0
     seat: None = None
+
+
+@dataclass(frozen=True)
+class KeepRoll:
+    """The roller keeps a roll that could be rerolled: the others may mark it now."""
+
+    type: ClassVar[str] = "keep_roll"
+    seat: int
 
 
 @dataclass(frozen=True)

@@ -20,12 +20,18 @@
     done: "Everyone has marked: press the button or roll for the next round", ended: "Game over",
   };
 
+  // The roll may be rerolled: the roller chooses first (their reroll, or keeping it).
+  const rerollOpen = (v) => v.phase === "mark" && v.reroll_allowed;
+
   function status(g, me) {
-    const v = g.view;
-    if (me === null) return PHASE[v.phase];
+    const v = g.view, roller = seatName(g, v.roller);
+    if (!v.ended && v.ending) return "A third camp card was scored: anyone may still score a card now, then the button ends the game";
+    if (!v.ended && v.s_card_due && v.phase !== "mark") return "Turn up the S card and tap its points before the roll";
+    if (me === null) return rerollOpen(v) ? `${roller} rolled 3 or more alike: they reroll or keep the roll` : PHASE[v.phase];
     const board = v.boards[me.seat];
     if (v.ended) return `Game over: ${v.ended}`;
-    if (v.phase === "roll") return "Waiting for the roll";
+    if (v.phase === "roll") return me.seat === v.roller ? "Your roll: roll the dice" : `Waiting for ${roller}'s roll`;
+    if (rerollOpen(v)) return me.seat === v.roller ? "Your roll: reroll the dice alike, or keep the roll" : `Waiting for ${roller} to reroll or keep the roll`;
     if (v.phase === "mark" && board.marks < 2) return `Your move: mark hex ${board.marks + 1} of 2`;
     return v.phase === "mark" ? "Done — waiting for the others" : "Round complete";
   }
@@ -91,18 +97,26 @@
       el("span", { class: "grow" }, card ? `${label}: ${card.size} placements, ${card.points} points` : `${label}: none`),
       card && allowed ? el("button", { onclick: () => { reset(); claiming = { which, card }; ctx.redraw(); } }, "Score it") : null);
     $("card-body").replaceChildren(...[
-      cardLine("In hand", board.hand, "hand", beforeRoll && !v.ended),
-      cardLine("S card on the table", v.table, "table", beforeRoll && !v.ended && !v.table_scored_by.includes(me.seat)),
+      cardLine("In hand", board.hand, "hand", beforeRoll && !v.ended && !board.card_this_round),
+      cardLine("S card on the table", v.table, "table", beforeRoll && !v.ended && !board.card_this_round && !v.table_scored_by.includes(me.seat)),
       el("p", { class: "muted" }, `Scored: ${board.scored_cards.map((c) => c.points).join(" + ") || "none yet"}.` +
-        (beforeRoll || v.ended ? "" : " Cards are scored before the next roll.")),
+        (v.ended ? "" : board.card_this_round ? " One card a round: your next one waits for the next round." :
+          beforeRoll ? "" : " Cards are scored before the next roll.")),
       board.hand && !v.ended ? el("button", { onclick: () => confirm("Discard the card in your hand and draw from the next-lower deck?") && ctx.act({ type: "skip_camp_card", seat: me.seat }) }, "Skip my card") : null,
     ].filter(Boolean)); // (replaceChildren would show a null as the text "null")
   }
 
   // A phone: the roll's dice to pick, the overrides, the island to mark, the camp cards.
+  let keepCtx = null;
+  const keep = document.getElementById("keep");
+  if (keep) keep.addEventListener("click", () => keepCtx && keepCtx.act({ type: "keep_roll", seat: keepCtx.me.seat }));
+
   function play(g, ctx) {
     const v = g.view, board = v.boards[ctx.me.seat];
-    const mine = v.phase === "mark" && board.marks < 2;
+    keepCtx = ctx;
+    $("keep-box").hidden = !(rerollOpen(v) && ctx.me.seat === v.roller);
+    // while the roller may reroll, the others wait for their choice
+    const mine = v.phase === "mark" && board.marks < 2 && !(rerollOpen(v) && ctx.me.seat !== v.roller);
     const used = new Set(board.dice_used), chosen = new Set(picks.filter((p) => typeof p === "number"));
     $("dice").replaceChildren(...(v.roll ? v.roll.map((x, i) => die(x, g, {
       n: i + 1, used: used.has(i + 1), selected: chosen.has(i + 1),
