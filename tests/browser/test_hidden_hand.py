@@ -90,6 +90,8 @@ def test_a_phone_never_receives_another_seats_hidden_hand(hidden_server, browser
     ann.wait_for_selector("#others:has-text('Bo holds 0')")
     table.reload()
     table.wait_for_selector("#ranking li")
+    # a participant who is no seat (the dealer) is ranked by name beside the seats
+    assert table.locator("#ranking li").all_inner_texts() == ["The dealer\n2", "Bo\n1", "Ann\n0"]
 
     # nothing the device sent Bo's phone or the table names Ann's card, though Bo's phone
     # was sent the log's last action (her deal) and the game after every change
@@ -100,6 +102,8 @@ def test_a_phone_never_receives_another_seats_hidden_hand(hidden_server, browser
     with urllib.request.urlopen(f"{hidden_server}/api/games/{game}/export.json") as r:
         export = r.read().decode()
     assert ANN_SECRET not in export  # in play, the export is what everyone may see
+    with urllib.request.urlopen(f"{hidden_server}/api/games/{game}/export.csv") as r:
+        assert ",The dealer,Total,2" in r.read().decode()
     for phone in phones:
         phone.context.close()
     table.close()

@@ -117,10 +117,13 @@ class HiddenHand(GameBase):
         return "Ended the game."
 
     def score_rows(self, state: State) -> list[ScoreRow]:
+        """A row a seat, and one for the dealer, a virtual player: the cards still held."""
         rows = []
         for p in range(state.players):
             n = sum(1 for s, _ in state.played if s == p)
             rows.append(ScoreRow(n, (ScoreLine("played", "Cards played", n),), seat=p))
+        held = sum(len(h) for h in state.hands)
+        rows.append(ScoreRow(held, (ScoreLine("held", "Cards held", held),), name="The dealer"))
         return rows
 
     def player_view(self, state: State, seat: int | None) -> dict:
