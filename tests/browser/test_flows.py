@@ -1,6 +1,7 @@
 """Real Chromium: two phones and the table view play The First Island together."""
 
 import json
+import urllib.error
 import urllib.request
 
 import pytest
@@ -555,3 +556,23 @@ def test_the_roller_keeps_or_rerolls_before_the_others_mark(server, browser, sho
     assert ann.locator("#keep-box").is_hidden()
     for phone in phones:
         phone.context.close()
+
+
+def test_a_game_left_behind_is_ended_then_deleted_from_the_lobby(server, page):
+    # The lobby filled with games "in play" that nobody would finish, with no way to tidy it.
+    page.goto(server.url + "/")
+    row = page.locator(f"#games li:has-text('{server.game_id}')")
+    row.wait_for()
+    page.once("dialog", lambda d: d.accept("0000"))  # a wrong PIN: nothing changes
+    row.get_by_role("button", name="End").click()
+    page.wait_for_selector("#list-error:has-text('host PIN')")
+    page.once("dialog", lambda d: d.accept(server.pin))
+    row.get_by_role("button", name="End").click()
+    page.wait_for_selector("#games li:has-text('No game in play.')")
+    page.click("#finished summary")
+    done = page.locator(f"#finished-games li:has-text('{server.game_id}')")
+    page.once("dialog", lambda d: d.accept(server.pin))
+    done.get_by_role("button", name="Delete").click()
+    page.wait_for_selector("#finished", state="hidden")
+    with pytest.raises(urllib.error.HTTPError):
+        urllib.request.urlopen(f"{server.url}/api/games/{server.game_id}")
