@@ -33,6 +33,7 @@ from companion.games.first_island.model import (
     tribe_name,
 )
 from companion.games.first_island.scoring import score_board
+from companion.games.first_island.shapes import catalogue
 from companion.games.first_island.solo import solo_report
 from companion.games.first_island.state import (
     DIFFICULTIES,
@@ -254,6 +255,8 @@ class FirstIsland(GameBase):
         view["roller"] = state.roller
         view["ending"] = state.ending
         view["s_card_due"] = state.s_card_due
+        # the cards whose shapes the catalogue holds, by deck: a claim of one names it
+        view["card_shapes"] = {deck: sorted(cards) for deck, cards in catalogue().items()}
         view["overrides_allowed"] = state.options.overrides_allowed
         view["max_overrides"] = rules.MAX_OVERRIDES
         view["table_actions"] = [action_to_json(a) for a in self.legal_actions(state, None)]

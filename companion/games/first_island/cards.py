@@ -7,6 +7,9 @@ Readings kept here:
   keeping 1; every card of a deck asks the same size and points, so the device
   knows the kept card without being told. The lowest deck in play refills from
   itself.
+- The device checks a claimed camp's size, single tribe and contiguity; its shape only
+  where the card catalogue holds the shapes of the card's deck (shapes.py), and then
+  the claim names its card.
 - Each player scores one card a round, "either the card in their hand or the one on
   the table": the card drawn to replace a scored one waits for the next round.
 - The S card may be scored by several players; it is discarded at the next roll.
@@ -24,6 +27,7 @@ from typing import Any
 from companion.errors import IllegalAction
 from companion.games.first_island.model import card_rules, deck_card, table_card, tribe_name
 from companion.games.first_island.scoring import Layout
+from companion.games.first_island.shapes import camp_shape, catalogue, matches
 from companion.games.first_island.state import (
     DealTableCard,
     PlayerBoard,
@@ -101,6 +105,32 @@ def check_camp(state: State, seat: int, camp: tuple, size: int) -> None:
         )
 
 
+def check_shape(state: State, seat: int, camp: tuple, card, name: Any) -> None:
+    """Where the catalogue holds the shapes of ``card``'s deck: raise IllegalAction unless
+    ``name`` is one of its cards and ``camp`` has that card's shape (turned or mirrored)."""
+    shapes = catalogue().get(card.deck, {})
+    if not shapes:
+        if name is not None:
+            raise IllegalAction(
+                f"the catalogue holds no shapes of the {card.deck} deck: claim the camp "
+                "without naming the card",
+                code="cards/no_shapes",
+            )
+        return
+    if name not in shapes:
+        raise IllegalAction(
+            f"name the card being scored: one of {', '.join(sorted(shapes))} "
+            f"(the {card.deck} deck's cards in the catalogue), not {name!r}",
+            code="cards/which_card",
+        )
+    if not matches(shapes[name], camp_shape(state.boards[seat].cells, camp)):
+        raise IllegalAction(
+            f"the claimed camp does not have the shape of card {name!r} (turned or mirrored "
+            "as need be)",
+            code="cards/wrong_shape",
+        )
+
+
 def score_camp_card(state: State, action: ScoreCampCard) -> State:
     _cards_on(state)
     board = _board(state, action.seat)
@@ -137,6 +167,7 @@ def score_camp_card(state: State, action: ScoreCampCard) -> State:
         )
     camp = _parse_camp(action.camp)
     check_camp(state, action.seat, camp, card.size)
+    check_shape(state, action.seat, camp, card, action.shape)
     hand = board.hand
     if action.card == "hand":
         rules = card_rules(state.options.card_variant)

@@ -8,6 +8,7 @@ import itertools
 from companion.games.first_island import rules
 from companion.games.first_island.model import FACE_TRIBE, TRIBES, card_rules
 from companion.games.first_island.scoring import Layout
+from companion.games.first_island.shapes import catalogue
 from companion.games.first_island.state import (
     Advance,
     DealTableCard,
@@ -85,8 +86,8 @@ def _claims(state: State, board: PlayerBoard, seat: int) -> list[ScoreCampCard]:
     if state.table is not None and seat not in state.table_scored_by:
         cards.append(("table", state.table))
     for which, card in cards:
-        if card is None:
-            continue
+        if card is None or catalogue().get(card.deck):
+            continue  # (a deck with shapes: a claim names its card; apply decides)
         for camp in layout.camps(board.claimed):
             if camp.claimed or len(camp.placements) < card.size:
                 continue

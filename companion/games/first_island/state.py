@@ -155,6 +155,7 @@ class ScoreCampCard:
     seat: int
     card: str  # "hand" or "table"
     camp: tuple[PlacementRef, ...]
+    shape: str | None = None  # which card it is, where the catalogue holds its deck's shapes
 
 
 @dataclass(frozen=True)

@@ -74,11 +74,18 @@
     const v = g.view, box = $("choose");
     box.replaceChildren();
     if (claiming) {
-      box.append(el("p", {}, `Tap the ${claiming.card.size} placements of the camp for the ${claiming.which === "hand" ? "card in your hand" : "S card"} (${picked.size} chosen).`),
+      // where the catalogue holds this deck's shapes, the claim names its card
+      const names = (v.card_shapes || {})[claiming.card.deck] || [];
+      const which = names.length ? el("select", { "aria-label": "which card", onchange: (e) => { claiming.shape = e.target.value; } },
+        names.map((n) => el("option", { value: n, selected: n === claiming.shape }, n))) : null;
+      if (which && !claiming.shape) claiming.shape = names[0];
+      box.append(...[el("p", {}, `Tap the ${claiming.card.size} placements of the camp for the ${claiming.which === "hand" ? "card in your hand" : "S card"} (${picked.size} chosen).`),
+        which ? el("label", {}, "Which card? ", which) : null,
         el("button", { class: "primary", disabled: picked.size !== claiming.card.size, onclick: () => ctx.act({
           type: "score_camp_card", seat: ctx.me.seat, card: claiming.which, camp: [...picked].map((k) => k.split(",").map(Number)),
+          ...(which ? { shape: claiming.shape } : {}),
         }) }, "Score this camp"),
-        el("button", { onclick: () => { reset(); ctx.redraw(); } }, "Cancel"));
+        el("button", { onclick: () => { reset(); ctx.redraw(); } }, "Cancel")].filter(Boolean));
       return;
     }
     if (v.phase !== "mark" || board.marks >= 2) return;
