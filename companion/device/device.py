@@ -107,9 +107,6 @@ class Device:
         self._thread: threading.Thread | None = None
         self.listeners: list[Callable[[Device], None]] = []  # called on every change
         self.accepted: list[Callable[[], None]] = []  # called when a camera roll is entered
-        hub.device = self
-        hub.on_action.append(self._game_moved)
-        hub.on_active.append(self._other_game)
 
     # -- what the pages see ------------------------------------------------------------
     def to_json(self) -> dict:
@@ -130,7 +127,7 @@ class Device:
         for fn in self.listeners:
             fn(self)
 
-    def _game_moved(self, game_id: str) -> None:
+    def game_moved(self, game_id: str) -> None:
         """Any accepted roll settles what was pending: the game no longer wants the dice
         the pending roll was read for."""
         if self.pending is not None and self.pending.get("game_id") == game_id:
@@ -143,7 +140,7 @@ class Device:
                     pending=None,
                 )
 
-    def _other_game(self, game_id: str) -> None:
+    def other_game(self, game_id: str) -> None:
         """The camera's rolls go to another game now: what was said of the last one (its
         last roll, or that it was over) is not said of this one."""
         if self.state == "waiting for a roll" and self.message and not self.standing:

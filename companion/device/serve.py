@@ -134,7 +134,7 @@ def start_device(
     from companion.device.device import Device
 
     if camera == "none":
-        return Device(hub)
+        return hub.attach(Device(hub))
     from companion.errors import VisionError
     from companion.vision.camera import CameraError, camera_opener
     from companion.vision.reader import DiceReader
@@ -162,7 +162,7 @@ def start_device(
         # The games and the phones go on, with rolls entered by hand, and the table page
         # (and the red LED) says what to do.
         log.error("device: cannot read dice: %s", problem)
-        return Device(hub, problem=problem)
+        return hub.attach(Device(hub, problem=problem))
 
     supervisor = CameraSupervisor(opener)
 
@@ -171,7 +171,7 @@ def start_device(
         spec = hub.session(game_id).dice() if game_id else None
         return spec.count if spec is not None else demo_dice or None
 
-    device = Device(hub, RollWatcher(supervisor, reader, expected=expected))
+    device = hub.attach(Device(hub, RollWatcher(supervisor, reader, expected=expected)))
     device.start()
     return device
 

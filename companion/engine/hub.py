@@ -35,6 +35,15 @@ class Hub:
         self._active: str | None = None
         self.on_active: list = []  # callables(game_id) when the camera's game changes
 
+    def attach(self, device):
+        """``device`` feeds this hub (the camera's rolls, the button): the pages show its
+        state, and it hears of every change to a game and of the active game moving.
+        Returns it."""
+        self.device = device
+        self.on_action.append(device.game_moved)
+        self.on_active.append(device.other_game)
+        return device
+
     def active_game(self) -> str | None:
         """The game the camera's rolls go to: the last one played or opened, else the newest
         unfinished one."""

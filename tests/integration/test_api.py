@@ -482,7 +482,7 @@ def test_the_cameras_picture_of_a_roll_to_confirm_is_served_while_it_waits(app, 
 
     r = client.get("/api/device/roll.jpg")  # no device: the pages never ask, but it is named
     assert (r.status_code, r.get_json()["error"]) == (404, "device/no_picture")
-    device = Device(hub, Watcher())
+    device = hub.attach(Device(hub, Watcher()))
     boxes = tuple((50 + 100 * i, 50, 100 + 100 * i, 100) for i in range(4))
     device.on_settled(Settled("wrong_count", (1, 2, 3, 4), 0.9, boxes, "4 of 5 dice seen"))
     r = client.get(f"/api/device/roll.jpg?n={device.pending['picture']}")
@@ -503,7 +503,8 @@ def test_a_roll_waiting_in_another_game_is_named_as_that_games(app, client, game
     class Watcher:
         status, frame = "waiting for a roll", None
 
-    device = Device(app.extensions["companion.hub"], Watcher())
+    hub = app.extensions["companion.hub"]
+    device = hub.attach(Device(hub, Watcher()))
     device.on_settled(Settled("wrong_count", (1, 2, 3, 4), 0.9, message="4 of 5 dice seen"))
     other = client.post("/api/games", json=NEW).get_json()["game_id"]
     # another game's table page was "please confirm the roll. 4 of 5 dice seen", with
@@ -531,7 +532,8 @@ def test_the_camera_view_is_the_hosts_and_says_why_there_is_no_picture(app, clie
     class Watcher:
         status, frame, dice = "waiting for a roll", None, []
 
-    Device(app.extensions["companion.hub"], Watcher())
+    hub = app.extensions["companion.hub"]
+    hub.attach(Device(hub, Watcher()))
     r = client.get("/api/device/view.jpg", headers={"X-Host-Pin": PIN})
     assert r.get_json()["message"].startswith("the camera has given no picture yet")
     Watcher.frame = np.full((480, 640, 3), 120, np.uint8)

@@ -33,7 +33,7 @@ def device_for(folder: Path, tmp_path: Path, settler: Settler | None = None):
         settler or Settler(),
         expected=lambda: 5,
     )
-    return Device(hub, watcher), session
+    return hub.attach(Device(hub, watcher)), session
 
 
 def run_frames(device: Device, n: int) -> list[str]:
@@ -120,7 +120,7 @@ def test_a_lost_camera_is_reported_and_the_game_goes_on(tmp_path):
 def test_the_button_advances_and_a_hold_undoes(tmp_path):
     hub = Hub(EventStore(tmp_path / "games.db"))
     session = hub.create("first-island", 1, {"difficulty": "casual"})
-    device = Device(hub)
+    device = hub.attach(Device(hub))
     session.act({"type": "dice_rolled", "values": ROLLS[0]})
     device.press()  # the player has not marked yet: the button means nothing now
     assert device.message == "button: it does nothing now" and session.seq == 1
@@ -153,7 +153,7 @@ def test_the_demo_plays_any_game_its_camera_rolling_that_games_dice(tmp_path, mo
     assert (session.game.name, session.players) == ("score-pad", 2)
     camera = open_demo_camera(tmp_path / "frames", lambda: True, count=2)
     watcher = RollWatcher(CameraSupervisor(lambda: camera), DiceReader(), expected=lambda: 2)
-    device = Device(hub, watcher)
+    device = hub.attach(Device(hub, watcher))
     run_frames(device, FRAMES_PER_ROLL)
     assert sorted(session.state.roll) == [2, 6]
     assert device.message in ("(last roll read: 6 2)", "(last roll read: 2 6)")

@@ -21,7 +21,7 @@ class Watcher:  # only what Device reads when it is not stepping frames
 def rig(tmp_path):
     hub = Hub(EventStore(tmp_path / "g.db"))
     session = hub.create("first-island", 2, {"variant": "easy", "s_card": 4})
-    device = Device(hub, Watcher())
+    device = hub.attach(Device(hub, Watcher()))
     seen = []
     hub_announce = hub.announce_device
     hub.announce_device = lambda d: (seen.append(d), hub_announce(d))
@@ -274,7 +274,7 @@ def test_a_numbered_die_taught_as_1_to_6_gives_the_games_faces(rig):
 def test_without_a_camera_the_pages_are_told_to_enter_rolls_by_hand(tmp_path):
     hub = Hub(EventStore(tmp_path / "g.db"))
     assert hub.device_json()["state"] == "no camera"
-    device = Device(hub)
+    device = hub.attach(Device(hub))
     assert device.to_json() == {
         "state": "no camera",
         "message": "enter rolls by hand",
@@ -365,7 +365,7 @@ def test_a_roll_the_full_disk_cannot_save_waits_and_lights_the_error_led(rig):
 def test_the_button_does_not_wipe_out_why_dice_are_not_read(tmp_path):
     hub = Hub(EventStore(tmp_path / "g.db"))
     session = hub.create("first-island", 2, {"variant": "easy", "s_card": 4})
-    device = Device(hub, problem="teach it again with `companion teach old`")
+    device = hub.attach(Device(hub, problem="teach it again with `companion teach old`"))
     device.press()
     assert device.state == "dice not read"
     assert device.message.startswith("teach it again with `companion teach old`. Enter rolls")
