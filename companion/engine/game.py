@@ -8,6 +8,8 @@ stale-action checks.
 from __future__ import annotations
 
 import dataclasses
+import types
+import typing
 from collections.abc import Mapping
 from typing import Any
 
@@ -47,6 +49,49 @@ __all__ = [
 ]
 
 
+def fits(value: Any, hint: Any) -> bool:
+    """Does ``value`` (as read from JSON and frozen) have the type ``hint``? A bool is no
+    int, and a float no int (1.0 as a hex's axis once broke a game for good); hints it does
+    not know it lets through, for the game's ``apply`` to check."""
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if hint is Any:
+        return True
+    if hint is None or hint is type(None):
+        return value is None
+    if origin in (typing.Union, types.UnionType):
+        return any(fits(value, a) for a in args)
+    if hint is bool:
+        return isinstance(value, bool)
+    if hint is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if hint is float:
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    if hint is str:
+        return isinstance(value, str)
+    if origin is tuple:
+        if not isinstance(value, tuple):
+            return False
+        if len(args) == 2 and args[1] is Ellipsis:
+            return all(fits(v, args[0]) for v in value)
+        return len(value) == len(args) and all(fits(v, a) for v, a in zip(value, args, strict=True))
+    return True
+
+
+def _words(hint: Any) -> str:
+    """A type hint as a person reads it: "a whole number", "a list of 2 whole numbers"."""
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if hint is None or hint is type(None):
+        return "left out (null)"
+    if origin in (typing.Union, types.UnionType):
+        return " or ".join(_words(a) for a in args)
+    if origin is tuple:
+        if len(args) == 2 and args[1] is Ellipsis:
+            return f"a list, each item {_words(args[0])}"
+        return f"a list of {len(args)}: {', '.join(_words(a) for a in args)}"
+    names = {bool: "true or false", int: "a whole number", float: "a number", str: "text"}
+    return names.get(hint, str(hint))
+
+
 def _freeze(value: Any) -> Any:
     if isinstance(value, list | tuple):
         return tuple(_freeze(v) for v in value)
@@ -71,8 +116,16 @@ def action_from_json(game: Game, data: Mapping[str, Any]) -> Any:
             f"action {kind!r} takes no field(s) {', '.join(sorted(extra))}",
             code="action/malformed",
         )
+    values = {k: _freeze(v) for k, v in data.items() if k != "type"}
+    hints = typing.get_type_hints(cls)
+    for name, value in values.items():
+        if not fits(value, hints[name]):
+            raise IllegalAction(
+                f"action {kind!r}: {name} must be {_words(hints[name])}, not {data[name]!r}",
+                code="action/malformed",
+            )
     try:
-        return cls(**{k: _freeze(v) for k, v in data.items() if k != "type"})
+        return cls(**values)
     except TypeError as exc:
         raise IllegalAction(
             f"action {kind!r} is malformed: {exc}", code="action/malformed"

@@ -613,3 +613,37 @@ def test_a_seats_board_file_downloads_as_companion_score_reads_it(client, game, 
     assert client.get(f"/api/games/{game}").get_json()["board_files"] is True
     r = client.get(f"/api/games/{game}/board-5.json")
     assert (r.status_code, r.get_json()["error"]) == (422, "action/bad_seat")
+
+
+@pytest.mark.parametrize(
+    "action, code, said",
+    [
+        ({**MARK, "axis": 1.0}, "action/malformed", "axis must be a whole number or left out"),
+        ({**MARK, "hex": [True, 0]}, "action/malformed", "hex must be a list of 2: a whole"),
+        ({**MARK, "picks": [1, 2.0]}, "action/malformed", "picks must be a list of 2"),
+        ({"type": "deal_table_card", "points": 4.0}, "action/malformed", "a whole number, not 4.0"),
+        ({"type": "reroll", "values": [1.0, True, 2, 3, 4]}, "action/malformed", "each item"),
+        ({"type": "dice_rolled", "values": [1, 2, 3, 3, True]}, "roll/malformed", "whole numbers"),
+    ],
+)
+def test_an_action_of_the_wrong_types_is_refused_and_stores_nothing(
+    client, game, action, code, said
+):
+    # A mark with "axis": 1.0 was stored though the reply was 500, and from then on the game
+    # answered 500 to every page: no one could load it, or undo the mark.
+    token = seat(client, game, 0)
+    act(client, game, ROLL)
+    before = client.get(f"/api/games/{game}").get_json()["seq"]
+    r = act(client, game, action, token if action.get("seat") is not None else None)
+    assert (r.status_code, r.get_json()["error"]) == (422, code)
+    assert said in r.get_json()["message"]
+    g = client.get(f"/api/games/{game}")
+    assert g.status_code == 200 and g.get_json()["seq"] == before
+    assert client.get(f"/api/games/{game}/export.json").status_code == 200
+
+
+def test_a_seated_phone_cannot_end_the_game(client, game):
+    token = seat(client, game, 0)
+    r = act(client, game, {"type": "finish", "seat": 0}, token)
+    assert (r.status_code, r.get_json()["error"]) == (422, "action/malformed")
+    assert client.get(f"/api/games/{game}").get_json()["outcome"] is None
