@@ -40,6 +40,10 @@ def _cmd_score(args: argparse.Namespace) -> int:
         raise CompanionError(
             f"{args.board} is not valid JSON: {exc}", code="board/invalid"
         ) from None
+    except RecursionError:  # Python's parser gives up on lists nested thousands deep
+        raise CompanionError(
+            f"{args.board} nests its lists too deeply to be a board file", code="board/invalid"
+        ) from None
     out = game.score_file(data)
     print(json.dumps(out, indent=2 if args.pretty else None))
     return 0

@@ -51,8 +51,43 @@ def _too_large(exc):
     return jsonify({"error": "request/too_large", "message": message}), 413
 
 
+MAX_DEPTH = 16  # lists and objects nested in a body: an action or a custom map needs under 6
+
+
+def _depth(value, limit: int) -> int:
+    """How deeply ``value`` nests lists and objects, counted up to ``limit`` + 1."""
+    deepest, todo = 0, [(value, 1)]
+    while todo:
+        item, depth = todo.pop()
+        if isinstance(item, dict | list):
+            deepest = max(deepest, depth)
+            if depth > limit:
+                break
+            todo.extend((v, depth + 1) for v in (item.values() if isinstance(item, dict) else item))
+    return deepest
+
+
+def _json():
+    """The request's JSON body, or None when it sent none or not JSON; a body nested too
+    deeply is refused (400), never left to fail the device (Python's parser gives up
+    deep down with a RecursionError)."""
+    try:
+        data = request.get_json(silent=True)
+    except RecursionError:
+        data = None
+        depth = MAX_DEPTH + 1
+    else:
+        depth = _depth(data, MAX_DEPTH)
+    if depth > MAX_DEPTH:
+        raise BadRequest(
+            f"the request's JSON nests lists or objects more than {MAX_DEPTH} deep; an action "
+            "nests a few"
+        )
+    return data
+
+
 def _body() -> dict:
-    data = request.get_json(silent=True)
+    data = _json()
     if not isinstance(data, dict):
         raise BadRequest("send a JSON object as the request body (Content-Type: application/json)")
     return data
@@ -60,7 +95,7 @@ def _body() -> dict:
 
 def _optional_body() -> dict:
     """The request's JSON object, or {} when it sent none; anything else is refused."""
-    data = request.get_json(silent=True)
+    data = _json()
     if data is None:
         return {}
     if not isinstance(data, dict):

@@ -647,3 +647,14 @@ def test_a_seated_phone_cannot_end_the_game(client, game):
     r = act(client, game, {"type": "finish", "seat": 0}, token)
     assert (r.status_code, r.get_json()["error"]) == (422, "action/malformed")
     assert client.get(f"/api/games/{game}").get_json()["outcome"] is None
+
+
+@pytest.mark.parametrize("body", ["[" * 20_000 + "]" * 20_000, '{"a":' * 3000 + "1" + "}" * 3000])
+@pytest.mark.parametrize("path", ["/api/games", "/actions", "/undo", "/seats/0", "/press"])
+def test_json_nested_too_deeply_is_refused_on_every_post(client, game, body, path):
+    # under the 64 KB limit, a body nested thousands deep gave a 500 on every POST route
+    url = path if path.startswith("/api") else f"/api/games/{game}{path}"
+    r = client.post(url, data=body, content_type="application/json")
+    assert (r.status_code, r.get_json()["error"]) == (400, "request/malformed")
+    assert "nests lists or objects more than 16 deep" in r.get_json()["message"]
+    assert client.get(f"/api/games/{game}").get_json()["seq"] == 0

@@ -164,3 +164,11 @@ def test_verbose_shows_each_still_frames_reading_whatever_the_configs_level(tmp_
     assert quiet.returncode == loud.returncode == 0, loud.stderr
     assert "DEBUG" not in quiet.stderr
     assert "DEBUG companion.vision.watch: read 5 dice: " in loud.stderr, loud.stderr
+
+
+def test_a_board_file_nested_thousands_deep_is_named_not_a_traceback(tmp_path):
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 50_000 + "]" * 50_000)
+    run = companion("score", "first-island", str(path))
+    assert run.returncode == 2 and "Traceback" not in run.stderr
+    assert "nests its lists too deeply to be a board file" in run.stderr
