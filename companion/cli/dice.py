@@ -30,9 +30,9 @@ def _reader(args: argparse.Namespace, view: str):
 
 
 def cmd_read(args: argparse.Namespace) -> int:
-    import cv2
 
-    from companion.vision.files import cut_short, unreadable
+    from companion.errors import VisionError
+    from companion.vision.files import cut_short, read_picture, unreadable
     from companion.vision.watch import draw, shown
 
     reader = _reader(args, args.view)
@@ -42,7 +42,12 @@ def cmd_read(args: argparse.Namespace) -> int:
     status = 0
     for name in names:
         path = Path(name)
-        img = cv2.imread(name, cv2.IMREAD_COLOR) if path.is_file() else None
+        try:
+            img = read_picture(path) if path.is_file() else None
+        except VisionError as exc:
+            print(f"companion: {exc}", file=sys.stderr)
+            status = 2
+            continue
         if img is None:
             if not path.exists():
                 why = "no such file (give JPEG or PNG files)"

@@ -181,7 +181,7 @@ class EventStore:
                 .fetchone()
             )
         if row is None:
-            raise UnknownGame(f"no game with code {game_id!r} in {self.path}")
+            raise UnknownGame(f"no game with code {game_id!r} on this device")
         return GameRecord(row[0], row[1], row[2], json.loads(row[3]), row[4], bool(row[5]))
 
     def games(self) -> list[GameRecord]:

@@ -29,9 +29,9 @@ from typing import Protocol
 import cv2
 import numpy as np
 
-from companion.errors import CompanionError
+from companion.errors import CompanionError, VisionError
 from companion.vision import CAMERA_SPECS
-from companion.vision.files import FRAMES, unreadable
+from companion.vision.files import FRAMES, read_picture, unreadable
 
 log = logging.getLogger(__name__)
 MAX_USB = 255  # /dev/video0 to /dev/video255, as many as Linux numbers
@@ -142,7 +142,11 @@ class ReplayCamera:
             self._index += 1
             if path in self._bad:
                 continue
-            frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
+            try:
+                frame = read_picture(path)
+            except VisionError as exc:  # over the pixel limit: passed over as unreadable
+                frame, self._bad[path] = None, str(exc)
+                continue
             if frame is not None:
                 return frame
             if not path.is_file():  # gone mid-replay (the folder moved): a camera unplugged

@@ -18,13 +18,12 @@ import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 from companion.errors import VisionError
 from companion.vision.boxes import centre_inside
 from companion.vision.custom import CustomDice
-from companion.vision.files import PICTURES, unreadable
+from companion.vision.files import PICTURES, read_picture, unreadable
 from companion.vision.pictures import as_bgr
 from companion.vision.reader import DiceReader
 
@@ -158,7 +157,7 @@ def shows_from_folder(
         for path in sorted(sub.iterdir()):
             if path.suffix.lower() not in PICTURES or path.name.startswith("."):
                 continue  # a file that is no picture (notes, a viewer's thumbnails)
-            img = cv2.imread(str(path))
+            img = read_picture(path)
             if img is None:  # a show left out silently would teach the die without it
                 raise VisionError(
                     f"{path}: {unreadable(path)}; or move it out of {sub}",

@@ -658,3 +658,10 @@ def test_json_nested_too_deeply_is_refused_on_every_post(client, game, body, pat
     assert (r.status_code, r.get_json()["error"]) == (400, "request/malformed")
     assert "nests lists or objects more than 16 deep" in r.get_json()["message"]
     assert client.get(f"/api/games/{game}").get_json()["seq"] == 0
+
+
+def test_an_unknown_game_is_named_without_the_devices_paths(client, app):
+    r = client.get("/api/games/NOPE1")
+    assert (r.status_code, r.get_json()["error"]) == (404, "game/unknown")
+    assert r.get_json()["message"] == "no game with code 'NOPE1' on this device"
+    assert str(app.extensions["companion.hub"].store.path) not in r.get_data(as_text=True)
