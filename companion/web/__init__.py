@@ -6,7 +6,10 @@ which the wheel ships as the package ``companion.webassets``.
 
 from __future__ import annotations
 
+import ipaddress
 import secrets
+import socket
+from collections.abc import Iterable
 from importlib import resources
 
 from flask import Flask, jsonify, render_template, request
@@ -15,6 +18,21 @@ from werkzeug.exceptions import HTTPException
 from companion.engine.game import all_games
 from companion.engine.hub import Hub
 from companion.engine.store import EventStore
+
+
+def own_host(host: str, extra: Iterable[str] = ()) -> bool:
+    """Is ``host`` (a request's Host: a name or address, and a port) this device? An address
+    is (no name there to point elsewhere); a name must be localhost, this machine's name,
+    its mDNS name (NAME.local) or one of ``extra``."""
+    name = host[1 : host.find("]")] if host.startswith("[") else host.rsplit(":", 1)[0]
+    name = name.lower().rstrip(".")
+    try:
+        ipaddress.ip_address(name)
+        return True
+    except ValueError:
+        pass
+    me = socket.gethostname().lower()
+    return name in {"localhost", me, f"{me}.local", *(e.lower() for e in extra)}
 
 
 def assets_dir() -> str:
@@ -51,6 +69,21 @@ def create_app(
     for game in all_games():  # each game's own pages (templates and scripts)
         if game.pages is not None:
             app.register_blueprint(game.pages)
+
+    @app.before_request
+    def _own_names_only():
+        """A request must name this device (DNS rebinding: a site whose name is made to
+        point at the device's address would otherwise reach the API from a player's
+        browser, its Origin matching its Host)."""
+        if own_host(request.host, app.config.get("HOSTS", ())):
+            return None
+        message = (
+            f"this device answers to its own names and addresses, not {request.host!r}: open "
+            "it by the address its table page shows"
+        )
+        if request.path.startswith("/api/"):
+            return jsonify({"error": "request/host", "message": message}), 403
+        return message, 403
 
     @app.errorhandler(HTTPException)
     def _http_error(exc: HTTPException):

@@ -665,3 +665,30 @@ def test_an_unknown_game_is_named_without_the_devices_paths(client, app):
     assert (r.status_code, r.get_json()["error"]) == (404, "game/unknown")
     assert r.get_json()["message"] == "no game with code 'NOPE1' on this device"
     assert str(app.extensions["companion.hub"].store.path) not in r.get_data(as_text=True)
+
+
+@pytest.mark.parametrize(
+    "host, allowed",
+    [
+        ("localhost", True),
+        ("127.0.0.1:8000", True),
+        ("192.168.1.20:8000", True),
+        ("[fe80::1]:8000", True),
+        (f"{__import__('socket').gethostname()}.local:8000", True),
+        ("evil.example:8000", False),
+        ("rebind.attacker.test", False),
+    ],
+)
+def test_only_the_devices_own_names_are_answered(client, game, host, allowed):
+    # DNS rebinding: a foreign name pointed at the device, its Origin matching its Host,
+    # was answered, and its table page carried the PIN
+    r = client.post(
+        f"/api/games/{game}/actions",
+        json={"action": ROLL},
+        headers={"Host": host, "Origin": f"http://{host}"},
+    )
+    assert (r.status_code == 200) == allowed
+    if not allowed:
+        assert r.get_json()["error"] == "request/host"
+        page = client.get(f"/table/{game}", headers={"Host": host})
+        assert page.status_code == 403 and PIN not in page.get_data(as_text=True)
