@@ -61,6 +61,7 @@ $(HELDOUT_FONTS):
 bench: $(STAMP) $(HELDOUT_FONTS)
 	$(BIN)/python -m companion bench engine
 	$(BIN)/python -m companion bench web
+	$(BIN)/python -m companion bench web --clients 40
 	$(BIN)/python -m companion bench watch
 	$(BIN)/python -m companion bench threads
 	$(BIN)/python -m companion bench vision --data $(DICE_DATA)

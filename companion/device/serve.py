@@ -16,10 +16,10 @@ from companion.errors import CompanionError
 
 log = logging.getLogger(__name__)
 
-# One thread per open page (live updates hold a connection each): 12 phones, a
-# table view, and room for requests while they are all connected. At most
-# hub.MAX_STREAMS (24) threads are held by live pages, so 8 are always left for requests.
-THREADS = 32
+# One thread per open page (live updates hold a connection each): phones, a table view,
+# stale tabs, and room for requests while they are all connected. At most
+# hub.MAX_STREAMS (48) threads are held by live pages, so 16 are always left for requests.
+THREADS = 64
 
 
 def stop_on_signals(first: Callable[[], None]) -> None:

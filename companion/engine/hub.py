@@ -11,13 +11,18 @@ from collections.abc import Iterator
 from companion.engine.session import Session
 from companion.engine.store import EventStore
 
-# Live pages held open at once. Each holds one of the server's threads (serve runs 32), and a
-# phone that sleeps or reloads can leave its old stream open with no one reading it, until
-# TCP gives up on it. With every thread held so, nothing was answered: with 40 streams open a
-# request had no answer in 10 s, and once they were closed 19 s passed before one was. Past
-# this many, the oldest stream is ended for the new one; a page still reading reconnects.
-MAX_STREAMS = 24
+# Live pages held open at once: a table of 12 phones, a table screen, and the stale tabs and
+# sleeping phones a long evening leaves behind. Each holds one of the server's threads
+# (serve runs 64), and a phone that sleeps or reloads can leave its old stream open with no
+# one reading it, until TCP gives up on it. With every thread held so, nothing was answered:
+# with 40 streams open a request had no answer in 10 s. Past this many, the oldest stream is
+# ended for the new one, told to wait EVICTED_RETRY before it reconnects: with 30 pages and
+# room for 24, pages evicted each other in a loop (126 evictions in 20 s) when each came back
+# within a second.
+MAX_STREAMS = 48
+EVICTED_RETRY = 30.0  # s
 _END = object()  # put in a stream's queue: that stream ends
+EVICTED = {"kind": "evicted", "retry": EVICTED_RETRY}  # the last message of a stream ended
 
 
 class Hub:
@@ -159,7 +164,7 @@ class Hub:
             if self._closed:
                 return
             while len(self._streams) >= self.max_streams:
-                self._streams.pop(0)[1].put(_END)
+                self._streams.pop(0)[1].put(EVICTED)
             self._streams.append((game_id, q))
         try:
             yield None
@@ -171,6 +176,8 @@ class Hub:
                 if message is _END:
                     return
                 yield message
+                if message is EVICTED:
+                    return
         finally:
             with self._lock:
                 if (game_id, q) in self._streams:  # not if it was ended for a newer one

@@ -339,6 +339,10 @@ def _event_stream(channel: str) -> Response:
         start = "retry: 1000\n\n"
         for message in hub().listen(channel):
             said = ": keep-alive" if message is None else f"data: {json.dumps(message)}"
+            if message is not None and message.get("kind") == "evicted":
+                # ended for a newer page: this one (a stale tab, most likely) waits a while
+                # before it comes back, not a second, or pages would evict each other
+                said = f"retry: {int(message['retry'] * 1000)}\n{said}"
             yield f"{start}{said}\n\n"
             start = ""
 

@@ -692,3 +692,27 @@ def test_only_the_devices_own_names_are_answered(client, game, host, allowed):
         assert r.get_json()["error"] == "request/host"
         page = client.get(f"/table/{game}", headers={"Host": host})
         assert page.status_code == 403 and PIN not in page.get_data(as_text=True)
+
+
+def test_a_page_ended_for_a_newer_one_is_told_to_wait_before_it_comes_back(tmp_path):
+    # With 30 pages and room for 24, pages evicted each other in a loop: each came back
+    # within a second (the stream's retry) and ended another.
+    from companion.engine.hub import Hub
+
+    store = EventStore(tmp_path / "games.db")
+    app = create_app({"HOST_PIN": PIN}, hub=Hub(store, max_streams=1))
+
+    def page(said: queue.Queue) -> None:  # a page's stream, read in a thread of its own
+        for chunk in app.test_client().get("/api/events", buffered=False).response:
+            said.put(chunk)
+        said.put(None)  # the stream ended
+
+    old, new = queue.Queue(), queue.Queue()
+    threading.Thread(target=page, args=(old,), daemon=True).start()
+    assert old.get(timeout=5) == b"retry: 1000\n\n: keep-alive\n\n"
+    threading.Thread(target=page, args=(new,), daemon=True).start()
+    assert new.get(timeout=5) == b"retry: 1000\n\n: keep-alive\n\n"
+    assert old.get(timeout=5) == b'retry: 30000\ndata: {"kind": "evicted", "retry": 30.0}\n\n'
+    assert old.get(timeout=5) is None
+    app.extensions["companion.hub"].close()
+    store.close()

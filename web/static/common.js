@@ -95,6 +95,7 @@ const TC = (() => {
     es.onmessage = (ev) => {
       const m = JSON.parse(ev.data);
       if (m.kind === "deleted") { location.href = "/"; return; }
+      if (m.kind === "evicted") return; // ended for a newer page: it reconnects in a while
       refresh();
     };
     es.onerror = () => link(false);
