@@ -28,3 +28,9 @@ CREATE TABLE IF NOT EXISTS seats (
     token     TEXT NOT NULL,
     PRIMARY KEY (game_id, seat)
 );
+
+-- The device's own settings that outlive a restart (the host PIN).
+CREATE TABLE IF NOT EXISTS settings (
+    key       TEXT PRIMARY KEY,
+    value     TEXT NOT NULL
+);

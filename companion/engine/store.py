@@ -211,6 +211,16 @@ class EventStore:
             conn.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
             conn.execute("DELETE FROM games WHERE game_id = ?", (game_id,))
 
+    # -- settings ----------------------------------------------------------------
+    def setting(self, key: str, default: str) -> str:
+        """The setting ``key``, stored as ``default`` the first time it is asked for (of two
+        processes asking at once, the first to store it wins, and both get its value)."""
+        with self._guard(f"keep the setting {key}"), self._conn() as conn:
+            conn.execute(
+                "INSERT OR IGNORE INTO settings (key, value) VALUES (?, ?)", (key, default)
+            )
+            return conn.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()[0]
+
     # -- seats -------------------------------------------------------------------
     def seats(self, game_id: str) -> dict[int, tuple[str, str]]:
         """seat -> (name, token) for every claimed seat of ``game_id``."""

@@ -50,7 +50,6 @@ def create_app(
     app = Flask(__name__, template_folder=f"{assets}/templates", static_folder=f"{assets}/static")
     app.config.update(
         DATABASE=":memory:",
-        HOST_PIN=f"{secrets.randbelow(10000):04d}",
         DEMO=False,
         # An action or a new game is well under a kilobyte; a body of 50 MB grew the server
         # to 408 MB resident, more than a Pi Zero 2 W has to give it.
@@ -60,6 +59,9 @@ def create_app(
     if hub is None:
         hub = Hub(store or EventStore(app.config["DATABASE"]))
     app.extensions["companion.hub"] = hub
+    if "HOST_PIN" not in app.config:
+        # kept in the database: a restart keeps it, so an open table page goes on working
+        app.config["HOST_PIN"] = hub.store.setting("host_pin", f"{secrets.randbelow(10000):04d}")
 
     from companion.web import api, export, pages
 

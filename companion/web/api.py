@@ -356,9 +356,22 @@ def _event_stream(channel: str) -> Response:
 @bp.get("/device/roll.jpg")
 def roll_picture():
     """The camera's picture of the roll waiting for a person, each die numbered as in the
-    list the pages ask them to confirm."""
+    list the pages ask them to confirm. It shows the table, so it is the host's (the PIN)
+    and the seats' of the roll's game (a seat token) only."""
     device = hub().device
     picture = device.picture if device is not None else None
+    pending = device.pending if device is not None else None
+    token = request.headers.get("X-Seat-Token")
+    seated = (
+        pending is not None
+        and token
+        and any(
+            secrets.compare_digest(claimed, token)
+            for _, claimed in hub().store.seats(pending["game_id"]).values()
+        )
+    )
+    if not seated:
+        _check_pin({})
     if picture is None:
         message = "no roll from the camera is waiting for a person to confirm it"
         return jsonify({"error": "device/no_picture", "message": message}), 404

@@ -482,19 +482,22 @@ def test_a_roll_picture_is_let_go_once_no_roll_waits(server, page):
     srcs = page.evaluate(
         """() => {
             const img = document.createElement("img"), seen = [];
-            for (const p of [{picture: 1}, null, {picture: 1}, {picture: 2}, {}]) {
-                TC.showPicture(img, p);
-                seen.push([img.getAttribute("src"), img.hidden]);
+            const rolls = [{game_id: "G", picture: 1}, null, {game_id: "G", picture: 1},
+                           {game_id: "G", picture: 2}, {game_id: "G"}];
+            for (const p of rolls) {
+                TC.showPicture(img, p, {pin: "0000"});
+                seen.push([img.dataset.shown, img.hasAttribute("src"), img.hidden]);
             }
             return seen;
         }"""
     )
+    # each roll's picture is asked for once (here the device has none: none is shown)
     assert srcs == [
-        ["/api/device/roll.jpg?n=1", False],
-        [None, True],
-        ["/api/device/roll.jpg?n=1", False],
-        ["/api/device/roll.jpg?n=2", False],
-        [None, True],  # a roll waiting without a picture (no camera frame): none shown
+        ["G:1", False, True],
+        ["", False, True],
+        ["G:1", False, True],  # asked for again after none waited
+        ["G:2", False, True],
+        ["", False, True],  # a roll waiting without a picture (no camera frame): none shown
     ]
 
 

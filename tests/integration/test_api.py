@@ -14,6 +14,7 @@ from companion.engine.store import EventStore
 from companion.web import create_app
 
 PIN = "4321"
+HOST = {"X-Host-Pin": PIN}
 
 
 @pytest.fixture
@@ -480,19 +481,25 @@ def test_the_cameras_picture_of_a_roll_to_confirm_is_served_while_it_waits(app, 
     class Watcher:
         status, frame = "waiting for a roll", np.full((480, 640, 3), 120, np.uint8)
 
-    r = client.get("/api/device/roll.jpg")  # no device: the pages never ask, but it is named
+    r = client.get("/api/device/roll.jpg", headers=HOST)  # no device: the pages never ask
     assert (r.status_code, r.get_json()["error"]) == (404, "device/no_picture")
     device = hub.attach(Device(hub, Watcher()))
     boxes = tuple((50 + 100 * i, 50, 100 + 100 * i, 100) for i in range(4))
     device.on_settled(Settled("wrong_count", (1, 2, 3, 4), 0.9, boxes, "4 of 5 dice seen"))
     r = client.get(f"/api/device/roll.jpg?n={device.pending['picture']}")
+    # the picture shows the table: not for anyone on the network
+    assert (r.status_code, r.get_json()["error"]) == (403, "auth/pin")
+    bo = seat(client, game, 1, "Bo")
+    r = client.get("/api/device/roll.jpg", headers={"X-Seat-Token": bo})  # a seat of the game
+    assert (r.status_code, r.mimetype) == (200, "image/jpeg")
+    r = client.get(f"/api/device/roll.jpg?n={device.pending['picture']}", headers=HOST)
     assert (r.status_code, r.mimetype) == (200, "image/jpeg")
     assert r.headers["Cache-Control"] == "no-store"
     picture = cv2.imdecode(np.frombuffer(r.data, np.uint8), cv2.IMREAD_COLOR)
     assert picture.shape == (480, 640, 3)
     assert client.get(f"/api/games/{game}").get_json()["device"]["pending"]["picture"] == 1
     act(client, game, ROLL)  # a person enters the roll: the picture goes with it
-    r = client.get("/api/device/roll.jpg")
+    r = client.get("/api/device/roll.jpg", headers=HOST)
     assert (r.status_code, r.get_json()["error"]) == (404, "device/no_picture")
 
 
@@ -716,3 +723,18 @@ def test_a_page_ended_for_a_newer_one_is_told_to_wait_before_it_comes_back(tmp_p
     assert old.get(timeout=5) is None
     app.extensions["companion.hub"].close()
     store.close()
+
+
+def test_the_host_pin_survives_a_restart(tmp_path):
+    # After a restart the PIN changed, and an open table page kept the old one: its Undo and
+    # End failed until someone reloaded it.
+    db = tmp_path / "games.db"
+    first = create_app({"DATABASE": str(db)})
+    pin = first.config["HOST_PIN"]
+    first.extensions["companion.hub"].store.close()
+    again = create_app({"DATABASE": str(db)})  # the device started again
+    assert again.config["HOST_PIN"] == pin
+    again.extensions["companion.hub"].store.close()
+    other = create_app({"DATABASE": str(tmp_path / "other.db")})
+    assert len(other.config["HOST_PIN"]) == 4
+    other.extensions["companion.hub"].store.close()

@@ -201,13 +201,29 @@ const TC = (() => {
     };
   }
 
-  // The camera's picture of a roll left to confirm, if it has one: loaded once per roll.
-  function showPicture(img, pending) {
-    const src = pending && pending.picture ? `/api/device/roll.jpg?n=${pending.picture}` : "";
-    img.hidden = !src;
+  // The camera's picture of a roll left to confirm, if it has one: loaded once per roll. The
+  // device gives it to the host (auth.pin) and to the seats of the roll's game (auth.token)
+  // only, so it is fetched with those and shown from memory.
+  function showPicture(img, pending, auth = {}) {
+    const key = pending && pending.picture ? `${pending.game_id}:${pending.picture}` : "";
+    if (img.dataset.shown === key) return;
+    img.dataset.shown = key;
+    if (img.src.startsWith("blob:")) URL.revokeObjectURL(img.src);
     // let go of the last one when none waits: after a restart the device counts from 1 again
-    if (!src) img.removeAttribute("src");
-    else if (img.getAttribute("src") !== src) img.setAttribute("src", src);
+    img.hidden = true;
+    img.removeAttribute("src");
+    if (!key) return;
+    const headers = {};
+    if (auth.token) headers["X-Seat-Token"] = auth.token;
+    if (auth.pin) headers["X-Host-Pin"] = auth.pin;
+    request(`/api/device/roll.jpg?game=${pending.game_id}&n=${pending.picture}`, { headers, cache: "no-store" })
+      .then((res) => (res.ok ? res.blob() : null))
+      .then((blob) => {
+        if (!blob || img.dataset.shown !== key) return;
+        img.src = URL.createObjectURL(blob);
+        img.hidden = false;
+      })
+      .catch(() => {});
   }
 
   // The device's messages are phrases ("4 of 5 dice seen"); shown on their own, or after a

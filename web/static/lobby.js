@@ -91,17 +91,14 @@
     } catch (err) { $("error").textContent = err.message; }
   });
 
-  api("/api/catalog").then((games) => {
+  // The games this device plays; the one set up first is the game last played here (the
+  // list comes the last made first), chosen before the form is shown, never after a person
+  // has picked another.
+  Promise.all([api("/api/catalog"), api("/api/games").catch(() => [])]).then(([games, made]) => {
     catalog = games;
-    $("game").replaceChildren(...games.map((g) => el("option", { value: g.game }, g.title)));
+    const last = made.length && games.some((g) => g.game === made[0].game) ? made[0].game : null;
+    $("game").replaceChildren(...games.map((g) => el("option", { value: g.game, selected: g.game === last }, g.title)));
     drawPlayers();
-    // the game last played here is the one set up (the list comes the last made first)
-    api("/api/games").then((made) => {
-      if (made.length && games.some((g) => g.game === made[0].game) && $("game").value !== made[0].game) {
-        $("game").value = made[0].game;
-        drawPlayers();
-      }
-    }).catch(() => {});
     list();
   }).catch((e) => { $("error").textContent = e.message; });
   // The list follows the device: a game made at the table, or one that ends, shows up

@@ -49,7 +49,7 @@
   function showConfirm(g) {
     const p = g.device && g.device.pending; // only ever this game's (the API leaves out another's)
     $("confirm").hidden = !p || !g.dice;
-    TC.showPicture($("confirm-picture"), p);
+    TC.showPicture($("confirm-picture"), p, { token: me && me.token });
     confirmPicker.show(g);
     if (!p) { confirmShown = null; return; }
     $("confirm-why").textContent = TC.sentence(g.device.message);

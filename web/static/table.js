@@ -69,7 +69,7 @@
     const pending = d.pending; // only ever this game's (the API leaves out another's)
     $("entry-help").hidden = !pending;
     $("camera-link").hidden = d.state === "no camera"; // nothing to see without one
-    TC.showPicture($("entry-picture"), pending);
+    TC.showPicture($("entry-picture"), pending, { pin });
     if (pending) {
       $("entry-title").textContent = "Confirm or correct the camera's roll";
       $("entry-help").textContent = "Check each die against the table, tap the right face of any that is wrong or not chosen, then confirm.";
