@@ -287,7 +287,8 @@ def _web_server(app, host: str, port: int):
 def _announce(
     app, store: EventStore, host: str, port: int, database: Path, demo: str | None
 ) -> None:
-    """Print where the pages are, the phones' join link as a QR code and the host PIN; in
+    """Print where the pages are (each "open" link makes the browser that opens it the
+    host: it carries the host PIN), the phones' join link as a QR code and the host PIN; in
     the demo, start its game (``demo``) and link to it."""
     urls = [f"http://{ip}:{port}/" for ip in lan_addresses()]
     # Phones often cannot resolve .local names: the join link carries the IP address.
@@ -297,12 +298,13 @@ def _announce(
         app.extensions["companion.hub"].set_active(game_id)
         urls = [f"{u}table/{game_id}" for u in urls]
         join = f"{join}play/{game_id}"
+    pin = app.config["HOST_PIN"]
     print(f"Table Companion is serving on {host}:{port} (games in {database})")
     for u in urls:
-        print(f"  open {u}")
+        print(f"  open {u}?pin={pin}  (on the table screen: it becomes the host)")
     print(f"  phones: scan this or open {join}")
     print_qr(join)
-    print(f"  host PIN: {app.config['HOST_PIN']}", flush=True)
+    print(f"  host PIN: {pin}", flush=True)
 
 
 def serve(

@@ -61,7 +61,7 @@ def create_app(
     app.extensions["companion.hub"] = hub
     if "HOST_PIN" not in app.config:
         # kept in the database: a restart keeps it, so an open table page goes on working
-        app.config["HOST_PIN"] = hub.store.setting("host_pin", f"{secrets.randbelow(10000):04d}")
+        app.config["HOST_PIN"] = hub.store.setting("host_pin", f"{secrets.randbelow(10**6):06d}")
 
     from companion.web import api, export, pages
 

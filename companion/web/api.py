@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import json
 import secrets
+import time
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context
 
 from companion.engine.game import all_games, get_game
 from companion.errors import CompanionError, IllegalAction, StaleAction, UnknownGame
-from companion.web.gameview import game_json, hub, viewer
+from companion.web.gameview import game_json, hub, same, viewer
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -28,13 +29,24 @@ class Forbidden(CompanionError, PermissionError):
     code = "auth/forbidden"
 
 
+class TooMany(CompanionError, PermissionError):
+    code = "auth/too_many"
+
+
 class BadRequest(CompanionError, ValueError):
     code = "request/malformed"
 
 
 # First match wins: the specific errors, then any other bad input (a ValueError) is 422;
 # what is left (storage failures) is the device's fault: 503.
-STATUS = {Forbidden: 403, BadRequest: 400, UnknownGame: 404, StaleAction: 409, ValueError: 422}
+STATUS = {
+    TooMany: 429,
+    Forbidden: 403,
+    BadRequest: 400,
+    UnknownGame: 404,
+    StaleAction: 409,
+    ValueError: 422,
+}
 
 
 @bp.errorhandler(CompanionError)
@@ -121,10 +133,44 @@ def _refuse_cross_site():
     return None
 
 
+PIN_TRIES, PIN_WINDOW = 5, 60.0  # wrong host PINs from one address, in so many seconds
+
+
 def _check_pin(data: dict) -> None:
+    """The host's call: refused without the host PIN (in the body, or X-Host-Pin). Wrong
+    PINs from one address are limited: past PIN_TRIES in PIN_WINDOW s, none is tried."""
     pin = data.get("pin") or request.headers.get("X-Host-Pin")
-    if pin != current_app.config["HOST_PIN"]:
-        raise Forbidden("this needs the host PIN shown on the table view", code="auth/pin")
+    tries = current_app.extensions.setdefault("companion.pin_tries", {})
+    now, address = time.monotonic(), request.remote_addr or "?"
+    recent = [t for t in tries.get(address, ()) if now - t < PIN_WINDOW]
+    if len(recent) >= PIN_TRIES:
+        wait = int(PIN_WINDOW - (now - recent[0])) + 1
+        raise TooMany(f"too many wrong host PINs from this device: try again in {wait} s")
+    if isinstance(pin, str) and same(current_app.config["HOST_PIN"], pin):
+        return
+    if pin is not None:
+        tries[address] = [*recent, now]
+    raise Forbidden(
+        "this is the host's to do: do it on the table screen, or enter the host PIN there "
+        "(the device prints it when it starts)",
+        code="auth/pin",
+    )
+
+
+def _confirms_a_pending_roll(game_id: str, action: dict) -> bool:
+    """Is ``action`` a roll sent by a seat of ``game_id`` while the camera's roll waits for
+    a person there? (Any seated phone may confirm or correct it; entering rolls otherwise is
+    the host's.)"""
+    device = hub().device
+    pending = device.pending if device is not None else None
+    token = request.headers.get("X-Seat-Token")
+    return (
+        action.get("type") == "dice_rolled"
+        and pending is not None
+        and pending.get("game_id") == game_id
+        and bool(token)
+        and any(same(claimed, token) for _, claimed in hub().store.seats(game_id).values())
+    )
 
 
 def _check_seat(game_id: str, seat: Any) -> None:
@@ -132,11 +178,19 @@ def _check_seat(game_id: str, seat: Any) -> None:
         raise BadRequest(f"seat must be a seat number (0 for the first), not {seat!r}")
     token = request.headers.get("X-Seat-Token")
     claimed = hub().store.seats(game_id).get(seat)
-    if claimed is None or token is None or not secrets.compare_digest(claimed[1], token):
+    if claimed is None or token is None or not same(claimed[1], token):
         raise Forbidden(
             f"only the phone that claimed seat {seat + 1} may act for it; claim the seat first",
             code="auth/seat",
         )
+
+
+@bp.post("/host")
+def host():
+    """Check the host PIN (a table screen becoming the host): 200, or 403 (429 after too
+    many wrong ones)."""
+    _check_pin(_optional_body())
+    return jsonify({"host": True})
 
 
 @bp.get("/catalog")
@@ -177,6 +231,7 @@ def list_games():
 @bp.post("/games")
 def create_game():
     data = _body()
+    _check_pin(data)  # a new game takes the camera's rolls: the host's call
     game, players = data.get("game"), data.get("players")
     if game is None:
         known = ", ".join(g.name for g in all_games())
@@ -251,10 +306,8 @@ def act(game_id: str):
     seat = action.get("seat")
     if seat is not None:
         _check_seat(game_id, seat)
-    else:
-        finish = s.game.finish_action(s.state)
-        if finish is not None and action.get("type") == finish.type:
-            _check_pin(data)  # ending the game is the host's call
+    elif not _confirms_a_pending_roll(game_id, action):
+        _check_pin(data)  # the table's actions (a roll, a card turned up, the end) are the host's
     s.act(action, expected_seq=_expected_seq(data))
     return jsonify(game_json(game_id, viewer(game_id)))
 
@@ -264,6 +317,7 @@ def press(game_id: str):
     """The table page's round button: what the hardware button does now (the game's
     ``button``), refused when it does nothing."""
     data = _optional_body()
+    _check_pin(data)
     s = hub().session(game_id)
     button = s.game.button(s.state)
     if button is None:
@@ -366,8 +420,7 @@ def roll_picture():
         pending is not None
         and token
         and any(
-            secrets.compare_digest(claimed, token)
-            for _, claimed in hub().store.seats(pending["game_id"]).values()
+            same(claimed, token) for _, claimed in hub().store.seats(pending["game_id"]).values()
         )
     )
     if not seated:

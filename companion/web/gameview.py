@@ -15,6 +15,13 @@ from companion.engine.hub import Hub
 from companion.engine.session import parse_action, states
 
 
+def same(secret: str, given: str) -> bool:
+    """Is ``given`` (a token or PIN a request sent) ``secret``, compared in constant time?
+    Compared as UTF-8 bytes: ``secrets.compare_digest`` refuses a str with a character past
+    ASCII, which a request may well send."""
+    return secrets.compare_digest(secret.encode(), given.encode())
+
+
 def hub() -> Hub:
     return current_app.extensions["companion.hub"]
 
@@ -26,7 +33,7 @@ def viewer(game_id: str) -> int | None:
     if not token:
         return None
     for seat, (_, claimed) in hub().store.seats(game_id).items():
-        if secrets.compare_digest(claimed, token):
+        if same(claimed, token):
             return seat
     return None
 

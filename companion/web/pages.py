@@ -53,7 +53,6 @@ def table(game_id: str):
     return render_template(
         "table.html",
         game_id=game_id,
-        pin=current_app.config["HOST_PIN"],
         join_url=join,
         qr=qr,
         **_parts(game_id),

@@ -44,6 +44,11 @@ class Server:
     def __init__(self, proc: subprocess.Popen, url: str, pin: str, game_id: str):
         self.proc, self.url, self.pin, self.game_id = proc, url, pin, game_id
 
+    def table(self, game_id: str | None = None) -> str:
+        """The table page of ``game_id`` (the demo's game), as the host opens it: the link
+        carries the host PIN, which the page keeps."""
+        return f"{self.url}/table/{game_id or self.game_id}?pin={self.pin}"
+
 
 @pytest.fixture
 def server(tmp_path):
@@ -95,7 +100,7 @@ def _serve(tmp_path, extra, config=""):
         if not line:
             break
         lines.append(line)
-        if m := re.search(r"host PIN: (\d{4})", line):
+        if m := re.search(r"host PIN: (\d+)", line):
             pin = m.group(1)
         if m := re.search(r"/table/([A-Z0-9]{5})", line):
             game_id = m.group(1)

@@ -24,7 +24,7 @@ def ann_takes_seat_1(browser, server):
 
 def test_the_demo_camera_reads_the_roll_onto_the_table_and_the_phones(demo_server, browser, shot):
     table = browser.new_page(viewport={"width": 1024, "height": 768})
-    table.goto(f"{demo_server.url}/table/{demo_server.game_id}")
+    table.goto(demo_server.table())
     phone = ann_takes_seat_1(browser, demo_server)
     # nobody types anything: the first replayed roll settles and is read (first start
     # draws the demo frames, so allow for that)
@@ -75,7 +75,7 @@ def test_a_phone_confirms_a_roll_the_camera_was_unsure_of(unsure_server, browser
     why = phone.locator("#confirm-why").inner_text()
     assert why.startswith("Die 1, 2, 3, 4, 5 could not be read") and why.endswith("."), why
     table = browser.new_page(viewport={"width": 1024, "height": 768})
-    table.goto(f"{srv.url}/table/{srv.game_id}")
+    table.goto(srv.table())
     table.wait_for_selector("#device:has-text('Die 1, 2, 3, 4, 5 could not be read')")
     assert table.locator("#device").inner_text().startswith("Camera: please confirm the roll. Die")
     game = json.loads(urllib.request.urlopen(f"{srv.url}/api/games/{srv.game_id}").read())

@@ -36,7 +36,7 @@ def ranking(page):
 
 def test_two_phones_and_the_table_play_a_game(server, browser, shot):
     table = browser.new_page(viewport={"width": 1024, "height": 768})
-    table.goto(f"{server.url}/table/{server.game_id}")
+    table.goto(server.table())
     table.wait_for_selector("#status:has-text('Waiting for the roll')")
     # rolls are entered by hand here: no camera picture, not even an empty frame for one
     assert not table.locator("#entry-picture").is_visible()
@@ -193,7 +193,7 @@ def test_the_table_says_its_live_link_is_down_after_a_roll_is_entered(server, br
     # game's phase with the live link still down.
     table = browser.new_page(viewport={"width": 1024, "height": 768})
     table.route("**/events", lambda route: route.abort())
-    table.goto(f"{server.url}/table/{server.game_id}")
+    table.goto(server.table())
     table.wait_for_selector("#status:has-text('Connection to the device lost')")
     tap_roll(table, "#entry-dice", [1, 2, 3, 3, 5])
     table.click("#enter-roll")
@@ -249,13 +249,16 @@ def test_a_phone_page_stays_under_150_kb(server, page):
     assert total < 150_000
 
 
+ROLL_1 = {"type": "dice_rolled", "values": [1, 2, 3, 3, 5]}
+
+
 def test_a_double_tap_on_undo_takes_back_one_action(server, page):
     # A tap that lands twice (a double tap, a slow network) sent two undos, and the player
     # lost a second mark they had not asked to take back.
     claim(page, server, "Ann", "Seat 1 — free")
     token = page.evaluate(f"JSON.parse(localStorage.getItem('tc:{server.game_id}')).token")
+    post(server, f"/api/games/{server.game_id}/actions", {"action": ROLL_1})  # the host's roll
     moves = [
-        ({"type": "dice_rolled", "values": [1, 2, 3, 3, 5]}, {}),
         ({"type": "mark", "seat": 0, "hex": [0, 0], "picks": [1, 2], "axis": 0}, token),
         ({"type": "mark", "seat": 0, "hex": [1, 0], "picks": [3, 4]}, token),
     ]
@@ -344,7 +347,7 @@ def test_the_table_undoes_a_wrong_roll_and_takes_the_right_one(server, browser):
     # A roll the camera read wrong with confidence, or one entered wrong, could be taken
     # back only by holding the device's button: a table without one had no way back.
     table = browser.new_page(viewport={"width": 1024, "height": 768})
-    table.goto(f"{server.url}/table/{server.game_id}")
+    table.goto(server.table())
     table.wait_for_selector("#status:has-text('Waiting for the roll')")
     assert not table.locator("#undo").is_visible()  # nothing to undo yet
     # said once ("No camera: enter each roll by hand. Enter rolls by hand." before)
@@ -387,7 +390,7 @@ def test_the_table_undoes_a_wrong_roll_and_takes_the_right_one(server, browser):
 def test_a_finished_game_is_played_again_from_the_table(server, browser):
     # The table showed the final scores and no way on: "/" had to be typed in.
     table = browser.new_page(viewport={"width": 1024, "height": 768})
-    table.goto(f"{server.url}/table/{server.game_id}")
+    table.goto(server.table())
     table.wait_for_selector("#status:has-text('Waiting for the roll')")
     assert not table.locator("#again").is_visible()  # only once the game is over
     phone = browser.new_context(**PHONE).new_page()
@@ -423,11 +426,12 @@ def test_a_finished_game_is_played_again_from_the_table(server, browser):
 
 
 def post(server, path, body):
-    """POST ``body`` to the device as JSON, as a page would, and return its answer."""
+    """POST ``body`` to the device as JSON, as the host's page would, and return its
+    answer."""
     ask = urllib.request.Request(
         f"{server.url}{path}",
         data=json.dumps(body).encode(),
-        headers={"Content-Type": "application/json"},
+        headers={"Content-Type": "application/json", "X-Host-Pin": server.pin},
     )
     with urllib.request.urlopen(ask) as r:
         return json.load(r)
@@ -539,7 +543,7 @@ def test_the_icon_is_there_for_whatever_asks_at_favicon_ico(server):
 def test_the_roller_keeps_or_rerolls_before_the_others_mark(server, browser, shot):
     # Any player's mark closed the roller's choice to reroll, and anyone could send it.
     table = browser.new_page(viewport={"width": 1024, "height": 768})
-    table.goto(f"{server.url}/table/{server.game_id}")
+    table.goto(server.table())
     table.wait_for_selector("#status:has-text('Waiting for the roll')")
     phones = []
     for seat, name in enumerate(("Ann", "Bo")):
@@ -579,3 +583,24 @@ def test_a_game_left_behind_is_ended_then_deleted_from_the_lobby(server, page):
     page.wait_for_selector("#finished", state="hidden")
     with pytest.raises(urllib.error.HTTPError):
         urllib.request.urlopen(f"{server.url}/api/games/{server.game_id}")
+
+
+def test_a_table_screen_is_the_host_only_with_the_host_pin(server, browser, shot):
+    # The table page printed the host PIN to anyone who opened it: ending a game, the
+    # table's undo, deleting and taking over a seat were open to every phone on the Wi-Fi.
+    other = browser.new_page(viewport={"width": 1024, "height": 768})
+    other.goto(f"{server.url}/table/{server.game_id}")
+    other.wait_for_selector("#become-host:not([hidden])")
+    assert server.pin not in other.content()
+    for host_only in ("#finish", "#entry", "#undo", "#host-pin"):
+        assert not other.locator(host_only).is_visible(), host_only
+    other.fill("#host-pin-input", "000000")
+    other.click("#become-host button")
+    other.wait_for_selector("#host-error:has-text('host')")
+    other.fill("#host-pin-input", server.pin)
+    other.click("#become-host button")
+    other.wait_for_selector("#finish:not([hidden])")
+    assert other.locator("#entry").is_visible() and other.locator("#become-host").is_hidden()
+    assert other.locator("#pin-shown").inner_text() == server.pin  # to make another the host
+    shot(other, "table-became-host")
+    other.close()

@@ -37,7 +37,9 @@ def hidden_server(tmp_path, monkeypatch):
 
 
 def post(url, body, token=None):
-    headers = {"Content-Type": "application/json", **({"X-Seat-Token": token} if token else {})}
+    headers = {"Content-Type": "application/json", "X-Host-Pin": PIN}  # the host's, as a rule
+    if token:
+        headers["X-Seat-Token"] = token
     ask = urllib.request.Request(url, data=json.dumps(body).encode(), headers=headers)
     with urllib.request.urlopen(ask) as r:
         return json.load(r)

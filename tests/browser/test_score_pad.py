@@ -14,7 +14,7 @@ pytestmark = pytest.mark.browser
 
 def test_a_score_pad_is_set_up_in_the_lobby_and_played_to_the_end(server, browser, shot):
     table = browser.new_page(viewport={"width": 1024, "height": 900})
-    table.goto(server.url + "/")
+    table.goto(f"{server.url}/?pin={server.pin}")  # the host starts games
     # the lobby's form is the game's options schema: the score pad's own fields
     table.select_option("#game", label="Score pad")
     table.select_option("#players", "2")

@@ -27,6 +27,15 @@ def app(tmp_path):
 
 @pytest.fixture
 def client(app):
+    """The host's pages: each request carries the host PIN (the table screen's)."""
+    c = app.test_client()
+    c.environ_base["HTTP_X_HOST_PIN"] = PIN
+    return c
+
+
+@pytest.fixture
+def guest(app):
+    """Any other browser on the network: a phone, a curious player's laptop."""
     return app.test_client()
 
 
@@ -267,9 +276,9 @@ def test_the_lobbys_stream_tells_of_games_made_ended_and_deleted(client, game):
     assert heard() == {"kind": "games"}
 
 
-def test_claiming_a_taken_seat_needs_the_host_pin(client, game):
+def test_claiming_a_taken_seat_needs_the_host_pin(client, guest, game):
     seat(client, game, 0, "Ann")
-    r = client.post(f"/api/games/{game}/seats/0", json={"name": "Eve"})
+    r = guest.post(f"/api/games/{game}/seats/0", json={"name": "Eve"})
     assert (r.status_code, r.get_json()["error"]) == (403, "auth/pin")
     r = client.post(f"/api/games/{game}/seats/0", json={"name": "Ann2", "pin": PIN})
     assert r.status_code == 200
@@ -297,17 +306,17 @@ def test_two_phones_tapping_a_free_seat_at_once_one_gets_it(app, client, game, m
     assert store.seats(game)[0] == ("Ann", "ann-token")
 
 
-def test_ending_and_deleting_need_the_pin(client, game):
-    r = act(client, game, {"type": "finish"})
+def test_ending_and_deleting_need_the_pin(client, guest, game):
+    r = act(guest, game, {"type": "finish"})
     assert (r.status_code, r.get_json()["error"]) == (403, "auth/pin")
-    r = act(client, game, {"type": "finish"}, pin=PIN)
+    r = act(guest, game, {"type": "finish"}, pin=PIN)
     assert r.status_code == 200 and r.get_json()["outcome"]["reason"] == "ended by the host"
-    assert client.delete(f"/api/games/{game}").status_code == 403
-    assert client.delete(f"/api/games/{game}", json={"pin": PIN}).status_code == 200
+    assert guest.delete(f"/api/games/{game}").status_code == 403
+    assert guest.delete(f"/api/games/{game}", json={"pin": PIN}).status_code == 200
     assert client.get(f"/api/games/{game}").status_code == 404
 
 
-def test_undo_own_action_and_table_undo(client, game):
+def test_undo_own_action_and_table_undo(client, guest, game):
     token = seat(client, game, 0)
     act(client, game, ROLL)
     act(client, game, MARK, token)
@@ -315,8 +324,8 @@ def test_undo_own_action_and_table_undo(client, game):
     assert r.status_code == 200 and r.get_json()["view"]["boards"][0]["cells"] == []
     r = client.post(f"/api/games/{game}/redo", json={"seat": 0}, headers={"X-Seat-Token": token})
     assert r.get_json()["view"]["boards"][0]["cells"] != []
-    assert client.post(f"/api/games/{game}/undo", json={}).status_code == 403
-    r = client.post(f"/api/games/{game}/undo", json={"pin": PIN})
+    assert guest.post(f"/api/games/{game}/undo", json={}).status_code == 403
+    r = guest.post(f"/api/games/{game}/undo", json={"pin": PIN})
     assert r.status_code == 200
     r = client.post(f"/api/games/{game}/undo", json={"seat": 1}, headers={"X-Seat-Token": token})
     assert r.status_code == 403
@@ -425,7 +434,8 @@ def test_pages_render(client, game):
     for path in ("/", f"/table/{game}", f"/play/{game}"):
         r = client.get(path)
         assert r.status_code == 200 and b"<!doctype html>" in r.data
-    assert PIN.encode() in client.get(f"/table/{game}").data
+    # the table page carries no PIN: the host's browser holds it, anyone may open the page
+    assert PIN.encode() not in client.get(f"/table/{game}").data
     for page in ("table", "play"):  # a link typed by hand in lower case
         r = client.get(f"/{page}/{game.lower()}")
         assert (r.status_code, r.headers["Location"]) == (302, f"/{page}/{game}")
@@ -472,7 +482,9 @@ def test_the_view_tells_the_pages_what_the_rules_allow(client):
     assert client.get(f"/api/games/{game}").get_json()["view"]["reroll_allowed"] is False
 
 
-def test_the_cameras_picture_of_a_roll_to_confirm_is_served_while_it_waits(app, client, game):
+def test_the_cameras_picture_of_a_roll_to_confirm_is_served_while_it_waits(
+    app, client, guest, game
+):
     from companion.device.device import Device
     from companion.vision.settle import Settled
 
@@ -486,11 +498,11 @@ def test_the_cameras_picture_of_a_roll_to_confirm_is_served_while_it_waits(app, 
     device = hub.attach(Device(hub, Watcher()))
     boxes = tuple((50 + 100 * i, 50, 100 + 100 * i, 100) for i in range(4))
     device.on_settled(Settled("wrong_count", (1, 2, 3, 4), 0.9, boxes, "4 of 5 dice seen"))
-    r = client.get(f"/api/device/roll.jpg?n={device.pending['picture']}")
+    r = guest.get(f"/api/device/roll.jpg?n={device.pending['picture']}")
     # the picture shows the table: not for anyone on the network
     assert (r.status_code, r.get_json()["error"]) == (403, "auth/pin")
     bo = seat(client, game, 1, "Bo")
-    r = client.get("/api/device/roll.jpg", headers={"X-Seat-Token": bo})  # a seat of the game
+    r = guest.get("/api/device/roll.jpg", headers={"X-Seat-Token": bo})  # a seat of the game
     assert (r.status_code, r.mimetype) == (200, "image/jpeg")
     r = client.get(f"/api/device/roll.jpg?n={device.pending['picture']}", headers=HOST)
     assert (r.status_code, r.mimetype) == (200, "image/jpeg")
@@ -525,7 +537,8 @@ def test_a_roll_waiting_in_another_game_is_named_as_that_games(app, client, game
     assert own["message"] == "4 of 5 dice seen" and own["pending"]["values"] == [1, 2, 3, 4]
 
 
-def test_the_camera_view_is_the_hosts_and_says_why_there_is_no_picture(app, client):
+def test_the_camera_view_is_the_hosts_and_says_why_there_is_no_picture(app, guest):
+    client = guest
     from companion.device.device import Device
 
     r = client.get("/api/device/view.jpg")
@@ -580,7 +593,8 @@ def test_the_round_button_does_what_the_game_says_it_means_now(client, game):
     assert r.status_code == 200 and r.get_json()["round"] == 2
 
 
-def test_the_host_ends_the_game_with_the_pin(client, game):
+def test_the_host_ends_the_game_with_the_pin(guest, game):
+    client = guest
     r = client.post(f"/api/games/{game}/finish", json={})
     assert (r.status_code, r.get_json()["error"]) == (403, "auth/pin")
     r = client.post(f"/api/games/{game}/finish", json={"pin": PIN})
@@ -736,5 +750,59 @@ def test_the_host_pin_survives_a_restart(tmp_path):
     assert again.config["HOST_PIN"] == pin
     again.extensions["companion.hub"].store.close()
     other = create_app({"DATABASE": str(tmp_path / "other.db")})
-    assert len(other.config["HOST_PIN"]) == 4
+    assert len(other.config["HOST_PIN"]) == 6  # a million to guess, five tries a minute
     other.extensions["companion.hub"].store.close()
+
+
+def test_the_tables_actions_are_the_hosts(client, guest, game):
+    # A device with no seat entered rolls, rerolls, the next round and card deals, and made
+    # games (which moved the camera's rolls to them).
+    ann = seat(client, game, 0)
+    r = guest.post("/api/games", json=NEW)
+    assert (r.status_code, r.get_json()["error"]) == (403, "auth/pin")
+    for action in (ROLL, {"type": "deal_table_card", "points": 5}):
+        r = guest.post(f"/api/games/{game}/actions", json={"action": action})
+        assert (r.status_code, r.get_json()["error"]) == (403, "auth/pin")
+    r = guest.post(
+        f"/api/games/{game}/actions", json={"action": ROLL}, headers={"X-Seat-Token": ann}
+    )
+    assert r.status_code == 403  # a seat enters its own actions, not the table's rolls
+    assert guest.post(f"/api/games/{game}/press", json={}).status_code == 403
+    assert client.get(f"/api/games/{game}").get_json()["seq"] == 0  # nothing recorded
+    assert client.post(f"/api/games/{game}/actions", json={"action": ROLL}).status_code == 200
+
+
+def test_a_seat_confirms_the_cameras_roll_waiting_for_its_game(app, client, guest, game):
+    from companion.device.device import Device
+    from companion.vision.settle import Settled
+
+    hub = app.extensions["companion.hub"]
+
+    class Watcher:
+        status, frame = "waiting for a roll", None
+
+    device = hub.attach(Device(hub, Watcher()))
+    device.on_settled(Settled("wrong_count", (1, 2, 3, 4), 0.9, message="4 of 5 dice seen"))
+    ann = seat(client, game, 0)
+    body = {"action": {**ROLL, "source": "confirmed"}}
+    assert guest.post(f"/api/games/{game}/actions", json=body).status_code == 403
+    r = guest.post(f"/api/games/{game}/actions", json=body, headers={"X-Seat-Token": ann})
+    assert r.status_code == 200 and r.get_json()["view"]["roll"] == ROLL["values"]
+
+
+def test_wrong_host_pins_are_limited(guest, game):
+    # 4 digits and no limit: 200 wrong guesses took 0.3 s
+    for _ in range(5):
+        r = guest.post("/api/host", json={"pin": "000000"})
+        assert (r.status_code, r.get_json()["error"]) == (403, "auth/pin")
+    r = guest.post("/api/host", json={"pin": PIN})  # even the right one, for a while
+    assert (r.status_code, r.get_json()["error"]) == (429, "auth/too_many")
+    assert "try again in" in r.get_json()["message"]
+    r = guest.post(f"/api/games/{game}/finish", json={"pin": PIN})
+    assert r.status_code == 429
+    assert guest.get(f"/api/games/{game}").get_json()["outcome"] is None
+
+
+def test_the_host_pin_makes_a_screen_the_host(guest):
+    assert guest.post("/api/host", json={"pin": PIN}).get_json() == {"host": True}
+    assert guest.post("/api/host", json={}).status_code == 403

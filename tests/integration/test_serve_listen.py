@@ -11,6 +11,7 @@ import urllib.request
 import pytest
 
 from companion.cli.main import main
+from companion.engine.store import EventStore
 from tests.helpers import serving
 
 
@@ -48,13 +49,19 @@ def test_an_address_of_another_machine_is_named(config, capsys):
 def served(tmp_path):
     """``companion serve`` as the service runs it: (port, process)."""
     with serving(tmp_path) as started:
+        # the host's PIN, kept in the games database (the pages here act as the host)
+        store = EventStore(tmp_path / "data" / "games.db")
+        HOST_PIN[started[0]] = store.setting("host_pin", "")
+        store.close()
         yield started
 
 
+HOST_PIN: dict[int, str] = {}  # port -> the host PIN of the device serving there
+
+
 def post(port: int, path: str, body: bytes) -> tuple[int, bytes]:
-    ask = urllib.request.Request(
-        f"http://127.0.0.1:{port}{path}", data=body, headers={"Content-Type": "application/json"}
-    )
+    headers = {"Content-Type": "application/json", "X-Host-Pin": HOST_PIN.get(port, "")}
+    ask = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=body, headers=headers)
     try:
         with urllib.request.urlopen(ask, timeout=10) as r:
             return r.status, r.read()
@@ -83,7 +90,7 @@ def test_serve_stops_at_once_with_live_pages_open(served, stop):
             port, "/api/games", b'{"game": "first-island", "players": 2, "options": {"s_card": 4}}'
         )[1]
     )["game_id"]
-    ask = f"GET /api/games/{game}/events HTTP/1.1\r\nHost: companion\r\n\r\n".encode()
+    ask = f"GET /api/games/{game}/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode()
     with socket.create_connection(("127.0.0.1", port), timeout=10) as page:
         page.sendall(ask)
         got = b""
@@ -105,7 +112,7 @@ def test_live_pages_left_open_never_stop_serve_answering(served):
             port, "/api/games", b'{"game": "first-island", "players": 2, "options": {"s_card": 4}}'
         )[1]
     )["game_id"]
-    ask = f"GET /api/games/{game}/events HTTP/1.1\r\nHost: companion\r\n\r\n".encode()
+    ask = f"GET /api/games/{game}/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode()
     streams = []
     try:
         for _ in range(40):

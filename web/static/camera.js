@@ -3,8 +3,8 @@
 (() => {
   const $ = (id) => document.getElementById(id);
   const WANTED_PX = 25; // the smallest die width the reader finds reliably (hardware/README.md)
-  const digits = (text) => (text || "").replace(/\D/g, ""); // a PIN is 4 digits, nothing else
-  let pin = digits(new URLSearchParams(location.search).get("pin"));
+  const digits = (text) => (text || "").replace(/\D/g, ""); // a PIN is digits, nothing else
+  let pin = digits(TC.hostPin()); // the host's, as this browser holds it
   let shown = null; // the object URL on screen
 
   function figures(res) {
@@ -24,7 +24,7 @@
     } catch (e) { $("error").textContent = e.message; return; }
     if (!res.ok) {
       const e = await TC.refusal(res);
-      if (e.code === "auth/pin") { pin = ""; $("ask-pin").hidden = false; }
+      if (e.code === "auth/pin") { pin = ""; TC.forgetHost(); $("ask-pin").hidden = false; }
       $("error").textContent = TC.sentence(e.message);
       $("view").hidden = true; $("figures").textContent = "";
       return;
@@ -41,6 +41,7 @@
     ev.preventDefault();
     pin = digits($("pin").value);
     $("ask-pin").hidden = Boolean(pin);
+    TC.becomeHost(pin).catch(() => {}); // kept if right; refresh says if not
     refresh();
   });
   $("ask-pin").hidden = Boolean(pin);

@@ -3,7 +3,8 @@
 // A game's own scripts (its package's pages) set TC.game before the page's script runs:
 //   face(value, g)  -> {abbr, name, colour} | null: how a die face looks (default: its number)
 //   status(g, me)   -> text | null: the status line (me null: the table's), else the shell's
-//   table(g, ctx)   draws the game's part of the table page (ctx: act, showError)
+//   table(g, ctx)   draws the game's part of the table page (ctx: act, showError, host:
+//                   whether this screen is the host, whose alone the table's actions are)
 //   play(g, ctx)    draws the seat's part of a phone (ctx: me, act, showError, redraw)
 //   myScore(g, me)  -> elements | null: a phone's own score, else the shell's score lines
 "use strict";
@@ -234,6 +235,27 @@ const TC = (() => {
     return /[.!?)]$/.test(s) ? s : `${s}.`;
   }
 
+  // The host PIN this browser holds (the table screen is the host): from the link the
+  // device printed at its start (?pin=, then taken out of the address bar), or typed in once;
+  // kept in this browser. null: this browser is not the host.
+  const HOST_KEY = "tc:host-pin";
+  function hostPin() {
+    const url = new URL(location.href), given = url.searchParams.get("pin");
+    if (given) {
+      localStorage.setItem(HOST_KEY, given);
+      url.searchParams.delete("pin");
+      history.replaceState(null, "", url);
+    }
+    return localStorage.getItem(HOST_KEY);
+  }
+  // Check a PIN typed in with the device, and keep it when it is right (throws why not).
+  async function becomeHost(pin) {
+    await api("/api/host", { method: "POST", body: { pin } });
+    localStorage.setItem(HOST_KEY, pin);
+    return pin;
+  }
+  const forgetHost = () => localStorage.removeItem(HOST_KEY);
+
   // A score row's participant: the seat's name, or the virtual player's.
   const rowName = (g, row) => (row.seat === null ? row.name : seatName(g, row.seat));
 
@@ -245,5 +267,5 @@ const TC = (() => {
     return names.join(" and ");
   }
 
-  return { sentence, rollPicker, showPicture, api, request, refusal, single, live, linkLine, el, svg, die, faceLook, seatName, rowName, waitingOn, game: null };
+  return { hostPin, becomeHost, forgetHost, sentence, rollPicker, showPicture, api, request, refusal, single, live, linkLine, el, svg, die, faceLook, seatName, rowName, waitingOn, game: null };
 })();

@@ -8,7 +8,8 @@
 
   // A game left in play for good (the players went home) is ended or deleted with the PIN.
   const withPin = (question, fn) => single(async () => {
-    const pin = prompt(`${question}\nThe host PIN is on the table page.`);
+    const pin = TC.hostPin() ? (confirm(question) ? TC.hostPin() : null)
+      : prompt(`${question}\nThis is the host's: enter the host PIN (the device printed it when it started).`);
     if (!pin) return;
     try { await fn(pin); $("list-error").textContent = ""; } catch (e) { $("list-error").textContent = e.message; }
     list();
@@ -86,14 +87,19 @@
         : o.kind === "text" ? input.value : Number(input.value);
     }
     try {
-      const g = await api("/api/games", { method: "POST", body: { game: game.game, players: Number($("players").value), options } });
+      const pin = TC.hostPin() || await TC.becomeHost($("pin").value.trim());
+      const g = await api("/api/games", { method: "POST", body: { game: game.game, players: Number($("players").value), options, pin } });
       location.href = `/table/${g.game_id}`;
-    } catch (err) { $("error").textContent = err.message; }
+    } catch (err) {
+      if (err.code === "auth/pin") { TC.forgetHost(); $("start-pin").hidden = false; }
+      $("error").textContent = err.message;
+    }
   });
 
   // The games this device plays; the one set up first is the game last played here (the
   // list comes the last made first), chosen before the form is shown, never after a person
   // has picked another.
+  $("start-pin").hidden = Boolean(TC.hostPin());
   Promise.all([api("/api/catalog"), api("/api/games").catch(() => [])]).then(([games, made]) => {
     catalog = games;
     const last = made.length && games.some((g) => g.game === made[0].game) ? made[0].game : null;

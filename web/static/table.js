@@ -4,14 +4,28 @@
 (() => {
   const { api, single, live, el, seatName } = TC;
   const main = document.querySelector("main");
-  const gameId = main.dataset.game, pin = main.dataset.pin;
+  const gameId = main.dataset.game;
   const $ = (id) => document.getElementById(id);
+  // The table screen is the host when this browser holds the host PIN: the round button,
+  // undo, rolls by hand, the S card, the end and Play again are the host's.
+  let pin = TC.hostPin();
   let game = null;
   const link = TC.linkLine("Connection to the device lost: reconnecting…", "status grow error");
-  const showError = (e) => { $("error").textContent = e ? e.message : ""; };
-  const post = (path, body) => api(`/api/games/${gameId}/${path}`, { method: "POST", body })
+  const showError = (e) => {
+    $("error").textContent = e ? e.message : "";
+    if (e && e.code === "auth/pin") { TC.forgetHost(); pin = null; if (game) render(game); }
+  };
+  const post = (path, body) => api(`/api/games/${gameId}/${path}`, { method: "POST", body: { ...body, pin } })
     .then((g) => { showError(null); render(g); });
   const act = single((action, extra = {}) => post("actions", { action, ...extra }).catch(showError));
+  $("become-host").addEventListener("submit", single(async (ev) => {
+    ev.preventDefault();
+    try {
+      pin = await TC.becomeHost($("host-pin-input").value.trim());
+      $("host-error").textContent = "";
+      if (game) render(game);
+    } catch (e) { $("host-error").textContent = e.message; }
+  }));
 
   $("export-json").href = `/api/games/${gameId}/export.json`;
   $("export-csv").href = `/api/games/${gameId}/export.csv`;
@@ -19,7 +33,7 @@
   $("advance").addEventListener("click", single(() => post("press", { expected_seq: game.seq }).catch(showError)));
   // Undo, as the button held: the last action in force, as this page shows it (a misread
   // roll, a mark made by mistake); if the game moved on meanwhile, nothing is undone.
-  const undo = single(() => post("undo", { pin, expected_seq: game.seq })
+  const undo = single(() => post("undo", { expected_seq: game.seq })
     .catch((e) => showError(e.code === "action/stale" ? new Error("The game changed just now: look again, then undo if you still want to.") : e)));
   $("undo").addEventListener("click", () => {
     if (game && game.last_action && confirm(`Undo this? ${undoing(game)}`)) undo();
@@ -28,12 +42,12 @@
   // seats kept: each phone follows to the new game in its own seat.
   $("again").addEventListener("click", single(async () => {
     try {
-      const g = await api("/api/games", { method: "POST", body: { game: game.game, players: game.players, options: game.options, again: gameId } });
+      const g = await api("/api/games", { method: "POST", body: { game: game.game, players: game.players, options: game.options, again: gameId, pin } });
       location.href = `/table/${g.game_id}`;
     } catch (e) { $("again-error").textContent = e.message; }
   }));
   $("finish").addEventListener("click", () => {
-    if (confirm("End the game now and score it as it stands?")) single(() => post("finish", { pin }).catch(showError))();
+    if (confirm("End the game now and score it as it stands?")) single(() => post("finish", {}).catch(showError))();
   });
 
   // Roll entry by hand, also used to confirm or correct a roll the camera was unsure of.
@@ -108,17 +122,23 @@
     st.textContent = status(g);
     st.className = `status grow${g.outcome ? "" : g.button ? " attention" : ""}`;
     link.show();
-    if (TC.game && TC.game.table) TC.game.table(g, { act, showError });
-    $("advance").hidden = !g.button;
+    if (TC.game && TC.game.table) TC.game.table(g, { act, showError, host: Boolean(pin) });
+    // what only the host may do is shown to the host; any other screen may become it
+    const host = Boolean(pin);
+    $("become-host").hidden = host;
+    $("host-pin").hidden = !host;
+    $("pin-shown").textContent = pin || "";
+    $("advance").hidden = !g.button || !host;
     if (g.button) $("advance").textContent = g.button.label;
-    $("undo").hidden = !g.last_action;
+    $("undo").hidden = !g.last_action || !host;
     if (g.last_action) $("undo").title = `Undo: ${undoing(g)}`;
-    $("entry").hidden = !g.dice;
+    $("entry").hidden = !g.dice || !host;
     if (g.dice) $("entry-title").textContent = g.dice.showing.length ? `Enter the ${g.dice.purpose}` : "Enter the roll by hand";
     picker.show(g);
-    if (showDevice(g)) $("entry").hidden = false;
+    if (showDevice(g) && host) $("entry").hidden = false;
     $("ranking").replaceChildren(...SCORESHEET.ranking(g));
-    $("finish").hidden = !g.finishable;
+    $("finish").hidden = !g.finishable || !host;
+    $("again").hidden = !host;
     $("results").hidden = !g.outcome;
     if (g.outcome) $("result-body").replaceChildren(...SCORESHEET.results(g));
     // each seat's board, as a file `companion score` reads

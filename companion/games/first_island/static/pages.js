@@ -45,7 +45,7 @@
     $("waiting").textContent = waiting.length ? `Waiting for: ${waiting.join(", ")}` : "";
     // The S cards that may be dealt now come from the engine's legal table actions.
     const deals = v.table_actions.filter((a) => a.type === "deal_table_card");
-    $("deal").hidden = deals.length === 0;
+    $("deal").hidden = deals.length === 0 || !ctx.host;
     $("deal-buttons").replaceChildren(...deals.map((a) => el("button", { onclick: () => ctx.act(a) }, `${a.points} points`)));
   }
 

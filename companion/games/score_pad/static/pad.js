@@ -33,7 +33,7 @@
     const v = g.view;
     showRoll(g);
     $("pad-sheet").replaceChildren(...sheet(g));
-    $("pad-entry").hidden = Boolean(v.ended);
+    $("pad-entry").hidden = Boolean(v.ended) || !ctx.host;  // any player's points: the host's
     const player = $("pad-player").value, category = $("pad-category").value;
     $("pad-player").replaceChildren(...g.seats.map((s) => el("option", { value: s.seat }, seatName(g, s.seat))));
     $("pad-category").replaceChildren(...v.lines.map((line) => el("option", { value: line }, line)));
