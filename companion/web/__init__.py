@@ -63,9 +63,10 @@ def create_app(
         # kept in the database: a restart keeps it, so an open table page goes on working
         app.config["HOST_PIN"] = hub.store.setting("host_pin", f"{secrets.randbelow(10**6):06d}")
 
-    from companion.web import api, export, pages
+    from companion.web import api, export, pages, seats
 
     app.register_blueprint(api.bp)
+    app.register_blueprint(seats.bp)
     app.register_blueprint(export.bp)
     app.register_blueprint(pages.bp)
     for game in all_games():  # each game's own pages (templates and scripts)

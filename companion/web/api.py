@@ -9,32 +9,22 @@ a fault of its own: 500, from the app's handlers in companion.web).
 from __future__ import annotations
 
 import json
-import secrets
-import time
-from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request, stream_with_context
 
 from companion.engine.game import all_games, get_game
 from companion.errors import CompanionError, IllegalAction, StaleAction, UnknownGame
+from companion.web.access import (
+    BadRequest,
+    Forbidden,
+    TooMany,
+    check_host,
+    check_seat,
+    confirms_a_pending_roll,
+)
 from companion.web.gameview import game_json, hub, same, viewer
 
 bp = Blueprint("api", __name__, url_prefix="/api")
-
-
-NAME_LENGTH = 24  # characters of a seat's name: it fits a phone's title bar
-
-
-class Forbidden(CompanionError, PermissionError):
-    code = "auth/forbidden"
-
-
-class TooMany(CompanionError, PermissionError):
-    code = "auth/too_many"
-
-
-class BadRequest(CompanionError, ValueError):
-    code = "request/malformed"
 
 
 # First match wins: the specific errors, then any other bad input (a ValueError) is 422;
@@ -133,63 +123,11 @@ def _refuse_cross_site():
     return None
 
 
-PIN_TRIES, PIN_WINDOW = 5, 60.0  # wrong host PINs from one address, in so many seconds
-
-
-def _check_pin(data: dict) -> None:
-    """The host's call: refused without the host PIN (in the body, or X-Host-Pin). Wrong
-    PINs from one address are limited: past PIN_TRIES in PIN_WINDOW s, none is tried."""
-    pin = data.get("pin") or request.headers.get("X-Host-Pin")
-    tries = current_app.extensions.setdefault("companion.pin_tries", {})
-    now, address = time.monotonic(), request.remote_addr or "?"
-    recent = [t for t in tries.get(address, ()) if now - t < PIN_WINDOW]
-    if len(recent) >= PIN_TRIES:
-        wait = int(PIN_WINDOW - (now - recent[0])) + 1
-        raise TooMany(f"too many wrong host PINs from this device: try again in {wait} s")
-    if isinstance(pin, str) and same(current_app.config["HOST_PIN"], pin):
-        return
-    if pin is not None:
-        tries[address] = [*recent, now]
-    raise Forbidden(
-        "this is the host's to do: do it on the table screen, or enter the host PIN there "
-        "(the device prints it when it starts)",
-        code="auth/pin",
-    )
-
-
-def _confirms_a_pending_roll(game_id: str, action: dict) -> bool:
-    """Is ``action`` a roll sent by a seat of ``game_id`` while the camera's roll waits for
-    a person there? (Any seated phone may confirm or correct it; entering rolls otherwise is
-    the host's.)"""
-    device = hub().device
-    pending = device.pending if device is not None else None
-    token = request.headers.get("X-Seat-Token")
-    return (
-        action.get("type") == "dice_rolled"
-        and pending is not None
-        and pending.get("game_id") == game_id
-        and bool(token)
-        and any(same(claimed, token) for _, claimed in hub().store.seats(game_id).values())
-    )
-
-
-def _check_seat(game_id: str, seat: Any) -> None:
-    if not isinstance(seat, int) or isinstance(seat, bool):
-        raise BadRequest(f"seat must be a seat number (0 for the first), not {seat!r}")
-    token = request.headers.get("X-Seat-Token")
-    claimed = hub().store.seats(game_id).get(seat)
-    if claimed is None or token is None or not same(claimed[1], token):
-        raise Forbidden(
-            f"only the phone that claimed seat {seat + 1} may act for it; claim the seat first",
-            code="auth/seat",
-        )
-
-
 @bp.post("/host")
 def host():
     """Check the host PIN (a table screen becoming the host): 200, or 403 (429 after too
     many wrong ones)."""
-    _check_pin(_optional_body())
+    check_host(_optional_body())
     return jsonify({"host": True})
 
 
@@ -231,7 +169,7 @@ def list_games():
 @bp.post("/games")
 def create_game():
     data = _body()
-    _check_pin(data)  # a new game takes the camera's rolls: the host's call
+    check_host(data)  # a new game takes the camera's rolls: the host's call
     game, players = data.get("game"), data.get("players")
     if game is None:
         known = ", ".join(g.name for g in all_games())
@@ -262,38 +200,11 @@ def show_game(game_id: str):
 
 @bp.delete("/games/<game_id>")
 def delete_game(game_id: str):
-    _check_pin(_optional_body())
+    check_host(_optional_body())
     hub().session(game_id)  # 404 if unknown
     hub().store.delete_game(game_id)
     hub().forget(game_id)
     return jsonify({"deleted": game_id})
-
-
-@bp.post("/games/<game_id>/seats/<int:seat>")
-def claim_seat(game_id: str, seat: int):
-    data = _optional_body()
-    s = hub().session(game_id)
-    if not 0 <= seat < s.players:
-        raise IllegalAction(
-            f"there is no seat {seat + 1} in a {s.players}-player game", code="action/bad_seat"
-        )
-    name = data.get("name") or ""
-    if not isinstance(name, str):
-        raise BadRequest(f"a seat's name is text, not {name!r}")
-    # one line of printable text: a newline or a control character would break the pages'
-    # lines and the score sheet's rows
-    name = " ".join("".join(c if c.isprintable() else " " for c in name).split())
-    if len(name) > NAME_LENGTH:  # cut, and shown to be cut
-        name = name[: NAME_LENGTH - 1].rstrip(" -") + "…"
-    name = name or f"Player {seat + 1}"
-    taken = seat in hub().store.seats(game_id)
-    if taken:
-        _check_pin(data)  # taking over a claimed seat is the host's call
-    token = secrets.token_urlsafe(16)
-    # a free seat is claimed only if still free: two phones tapping it at once, one gets it
-    hub().store.claim_seat(game_id, seat, name, token, replace=taken)
-    hub().announce(game_id, {"kind": "state", "seq": s.seq})
-    return jsonify({"seat": seat, "name": name, "token": token})
 
 
 @bp.post("/games/<game_id>/actions")
@@ -305,9 +216,9 @@ def act(game_id: str):
     s = hub().session(game_id)
     seat = action.get("seat")
     if seat is not None:
-        _check_seat(game_id, seat)
-    elif not _confirms_a_pending_roll(game_id, action):
-        _check_pin(data)  # the table's actions (a roll, a card turned up, the end) are the host's
+        check_seat(game_id, seat)
+    elif not confirms_a_pending_roll(game_id, action):
+        check_host(data)  # the table's actions (a roll, a card turned up, the end) are the host's
     s.act(action, expected_seq=_expected_seq(data))
     return jsonify(game_json(game_id, viewer(game_id)))
 
@@ -317,7 +228,7 @@ def press(game_id: str):
     """The table page's round button: what the hardware button does now (the game's
     ``button``), refused when it does nothing."""
     data = _optional_body()
-    _check_pin(data)
+    check_host(data)
     s = hub().session(game_id)
     button = s.game.button(s.state)
     if button is None:
@@ -332,7 +243,7 @@ def press(game_id: str):
 def finish(game_id: str):
     """End the game now and score it as it stands: the host's call (the PIN)."""
     data = _optional_body()
-    _check_pin(data)
+    check_host(data)
     s = hub().session(game_id)
     action = s.game.finish_action(s.state)
     if action is None:
@@ -352,9 +263,9 @@ def _undo_redo(game_id: str, which: str):
     data = _optional_body()
     seat = data.get("seat")
     if seat is None:
-        _check_pin(data)
+        check_host(data)
     else:
-        _check_seat(game_id, seat)
+        check_seat(game_id, seat)
     # the page's view of the game: an undo takes back what the person saw as the last action,
     # never one that came in meanwhile (a 409 instead)
     getattr(hub().session(game_id), which)(seat=seat, expected_seq=_expected_seq(data))
@@ -424,7 +335,7 @@ def roll_picture():
         )
     )
     if not seated:
-        _check_pin({})
+        check_host({})
     if picture is None:
         message = "no roll from the camera is waiting for a person to confirm it"
         return jsonify({"error": "device/no_picture", "message": message}), 404
@@ -435,7 +346,7 @@ def roll_picture():
 def camera_view():
     """What the camera sees now, with the dice the reader found drawn on it, for aiming the
     camera; its figures in headers. The host's: it needs the PIN (X-Host-Pin)."""
-    _check_pin({})
+    check_host({})
     device = hub().device
     view = device.view() if device is not None else None
     if view is None:

@@ -40,6 +40,8 @@ def viewer(game_id: str) -> int | None:
 
 def game_json(game_id: str, seat: int | None = None) -> dict:
     """The game as ``seat``'s page may see it (None: the table's, which is public)."""
+    from companion.web.seats import waiting
+
     s = hub().session(game_id)
     seats = hub().store.seats(game_id)
     dice, button, outcome = s.dice(), s.game.button(s.state), s.outcome()
@@ -67,6 +69,8 @@ def game_json(game_id: str, seat: int | None = None) -> dict:
         "seats": [
             {"seat": i, "name": seats[i][0] if i in seats else None} for i in range(s.players)
         ],
+        # phones asking the host for a taken seat (their player's, on a phone that changed)
+        "seat_requests": waiting(game_id),
         "scores": [row.to_json() for row in s.score_rows()],
         # each seat's board file can be downloaded (export.py)
         "board_files": s.game.board_file(s.state, 0) is not None,

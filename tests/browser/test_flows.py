@@ -604,3 +604,29 @@ def test_a_table_screen_is_the_host_only_with_the_host_pin(server, browser, shot
     assert other.locator("#pin-shown").inner_text() == server.pin  # to make another the host
     shot(other, "table-became-host")
     other.close()
+
+
+def test_a_player_gets_their_seat_back_on_a_second_browser_with_the_hosts_approval(
+    server, browser, shot
+):
+    # A phone that changed (another browser, a private tab, a flat battery) was locked out
+    table = browser.new_page(viewport={"width": 1024, "height": 768})
+    table.goto(server.table())
+    first = browser.new_context(**PHONE).new_page()
+    claim(first, server, "Ann", "Seat 1 — free")
+    second = browser.new_context(**PHONE).new_page()  # Ann's other browser: no token there
+    second.goto(f"{server.url}/play/{server.game_id}")
+    second.fill("#name", "Ann")
+    second.get_by_role("button", name="Seat 1: Ann — ask for it").click()
+    second.wait_for_selector("#seats:has-text('waiting for the host')")
+    table.wait_for_selector("#seat-requests:has-text('A phone asks for seat 1 (Ann)')")
+    shot(table, "table-seat-request")
+    table.get_by_role("button", name="Give it").click()
+    second.wait_for_selector("#play:not([hidden])")
+    assert second.locator("#who").inner_text() == "Ann"
+    table.wait_for_selector("#seat-requests", state="hidden")
+    # the first browser no longer holds the seat, and is told what to do
+    first.get_by_role("button", name="Undo my last action").click()
+    first.wait_for_selector("#claim-error:has-text('tap your seat to ask the host for it')")
+    for page in (first, second):
+        page.context.close()

@@ -806,3 +806,63 @@ def test_wrong_host_pins_are_limited(guest, game):
 def test_the_host_pin_makes_a_screen_the_host(guest):
     assert guest.post("/api/host", json={"pin": PIN}).get_json() == {"host": True}
     assert guest.post("/api/host", json={}).status_code == 403
+
+
+def test_a_seat_is_given_back_to_a_new_phone_by_the_host(client, guest, game):
+    # A player whose phone changed was locked out, told of a PIN entry that existed nowhere.
+    old = seat(client, game, 0, "Ann")
+    r = guest.post(f"/api/games/{game}/seats/0", json={"name": "Ann"})  # taken: no silently
+    assert (r.status_code, r.get_json()["error"]) == (403, "auth/pin")
+    asked = guest.post(f"/api/games/{game}/seats/0/ask", json={"name": "Ann again"}).get_json()
+    status = f"/api/games/{game}/seat-requests/{asked['request']}"
+    assert guest.get(status).get_json() == {"answer": "waiting", "seat": 0}
+    shown = client.get(f"/api/games/{game}").get_json()["seat_requests"]
+    assert shown == [{"seat": 0, "name": "Ann again"}]  # on the table page; no request id
+    assert guest.post(f"/api/games/{game}/seats/0/give", json={}).status_code == 403
+    assert client.post(f"/api/games/{game}/seats/0/give", json={}).status_code == 200
+    given = guest.get(status).get_json()
+    assert (given["answer"], given["name"]) == ("given", "Ann")  # the seat keeps its name
+    assert guest.get(status).status_code == 422  # the token is told once
+    act(client, game, ROLL)
+    assert act(guest, game, MARK, old).status_code == 403  # the old phone holds it no more
+    assert act(guest, game, MARK, given["token"]).status_code == 200
+    assert client.get(f"/api/games/{game}").get_json()["seat_requests"] == []
+
+
+def test_the_host_refuses_a_request_for_a_seat(client, guest, game):
+    seat(client, game, 1, "Bo")
+    asked = guest.post(f"/api/games/{game}/seats/1/ask", json={"name": "Eve"}).get_json()
+    assert client.post(f"/api/games/{game}/seats/1/refuse", json={}).status_code == 200
+    r = guest.get(f"/api/games/{game}/seat-requests/{asked['request']}")
+    assert r.get_json() == {"answer": "refused", "seat": 1}
+    r = client.post(f"/api/games/{game}/seats/1/give", json={})
+    assert (r.status_code, r.get_json()["error"]) == (422, "seat/no_request")
+
+
+@pytest.mark.parametrize(
+    "method, path, body",
+    [
+        ("POST", "/api/games", NEW),
+        ("POST", "/api/games/{game}/actions", {"action": ROLL}),
+        ("POST", "/api/games/{game}/actions", {"action": {"type": "finish"}}),
+        ("POST", "/api/games/{game}/press", {}),
+        ("POST", "/api/games/{game}/finish", {}),
+        ("POST", "/api/games/{game}/undo", {}),
+        ("POST", "/api/games/{game}/redo", {}),
+        ("DELETE", "/api/games/{game}", {}),
+        ("POST", "/api/games/{game}/seats/0", {"name": "Eve"}),
+        ("POST", "/api/games/{game}/seats/0/give", {}),
+        ("POST", "/api/games/{game}/seats/0/refuse", {}),
+        ("GET", "/api/device/view.jpg", None),
+        ("GET", "/api/device/roll.jpg", None),
+    ],
+)
+def test_each_of_the_hosts_routes_refuses_anyone_else(client, guest, game, method, path, body):
+    # the who-may-do-what table of docs/access.md, route by route: a seated phone is no host
+    ann = seat(client, game, 0)
+    before = client.get(f"/api/games/{game}").get_json()
+    kwargs = {"headers": {"X-Seat-Token": ann}, **({} if body is None else {"json": body})}
+    r = guest.open(path.format(game=game), method=method, **kwargs)
+    assert (r.status_code, r.get_json()["error"]) == (403, "auth/pin")
+    after = client.get(f"/api/games/{game}").get_json()
+    assert (after["seq"], after["seats"]) == (before["seq"], before["seats"])

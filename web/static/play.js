@@ -14,18 +14,68 @@
   const acted = () => { if (TC.game && TC.game.acted) TC.game.acted(); };
   const post = (path, body) => api(`/api/games/${gameId}/${path}`, { method: "POST", body, token: me && me.token });
   const act = single((action) => post("actions", { action }).then((g) => { acted(); showError(null); render(g); })
-    .catch((e) => { if (e.code === "auth/seat") forget(); showError(e); }));
+    .catch((e) => refused(e)));
 
-  function forget() { localStorage.removeItem(KEY); me = null; if (game) render(game); }
+  // This phone no longer holds its seat (the host gave it to another phone): say what to do.
+  function forget() {
+    localStorage.removeItem(KEY); me = null;
+    $("claim-error").textContent = "This phone no longer holds its seat: tap your seat to ask the host for it.";
+    if (game) render(game);
+  }
 
+  const refused = (e) => { if (e.code === "auth/seat") forget(); showError(e); };
   $("undo").addEventListener("click", single(() => post("undo", { seat: me.seat })
-    .then((g) => { acted(); showError(null); render(g); }).catch(showError)));
+    .then((g) => { acted(); showError(null); render(g); }).catch(refused)));
+
+  // A request for a taken seat, waiting for the host: {seat, request}, kept across reloads.
+  const ASK = `tc:${gameId}:asked`;
+  let asked = JSON.parse(localStorage.getItem(ASK) || "null");
+
+  // Ask the host for the seat: a player whose phone changed gets theirs back in one tap of
+  // the host's; nobody takes a seat silently.
+  const askFor = single(async (s) => {
+    try {
+      const res = await api(`/api/games/${gameId}/seats/${s.seat}/ask`, { method: "POST", body: { name: $("name").value.trim() } });
+      asked = { seat: s.seat, request: res.request };
+      localStorage.setItem(ASK, JSON.stringify(asked));
+      $("claim-error").textContent = "";
+      render(game);
+    } catch (e) { $("claim-error").textContent = e.message; }
+  });
+
+  // The host's answer to this phone's request, asked after each change the stream tells of.
+  async function answer() {
+    if (!asked) return;
+    let res;
+    try { res = await api(`/api/games/${gameId}/seat-requests/${asked.request}`); } catch (e) {
+      localStorage.removeItem(ASK); asked = null;
+      $("claim-error").textContent = e.message;
+      return;
+    }
+    if (res.answer === "waiting") return;
+    localStorage.removeItem(ASK); asked = null;
+    if (res.answer === "given") {
+      me = { seat: res.seat, token: res.token, name: res.name };
+      localStorage.setItem(KEY, JSON.stringify(me));
+      refresh();
+    } else {
+      $("claim-error").textContent = "The host did not give you that seat.";
+      if (game) render(game);
+    }
+  }
 
   function renderClaim(g) {
     $("claim").hidden = false; $("play").hidden = true;
+    answer();
+    if (asked) {
+      const name = seatName(g, asked.seat);
+      $("seats").replaceChildren(el("p", { class: "status attention" },
+        `Asked for seat ${asked.seat + 1} (${name}): waiting for the host to give it to this phone on the table screen.`));
+      return;
+    }
     $("seats").replaceChildren(...g.seats.map((s) => el("button", {
       class: s.name ? "" : "primary",
-      onclick: single(async () => {
+      onclick: s.name ? () => askFor(s) : single(async () => {
         try {
           const res = await api(`/api/games/${gameId}/seats/${s.seat}`, { method: "POST", body: { name: $("name").value.trim() } });
           me = { seat: res.seat, token: res.token, name: res.name };
@@ -33,9 +83,9 @@
           // the game as it is now, the seat taken (not waiting on the stream); not awaited:
           // the page's one request is the claim, and a tap once the seat shows must be taken
           refresh();
-        } catch (e) { $("claim-error").textContent = e.code === "auth/pin" ? `${s.name} already sits there (the host can hand the seat over with the PIN).` : e.message; }
+        } catch (e) { $("claim-error").textContent = e.message; }
       }),
-    }, s.name ? `Seat ${s.seat + 1}: ${s.name}` : `Seat ${s.seat + 1} — free`)));
+    }, s.name ? `Seat ${s.seat + 1}: ${s.name} — ask for it` : `Seat ${s.seat + 1} — free`)));
   }
 
   // Confirm or correct a roll the camera was unsure of (any seated phone may).

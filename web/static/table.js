@@ -137,6 +137,13 @@
     picker.show(g);
     if (showDevice(g) && host) $("entry").hidden = false;
     $("ranking").replaceChildren(...SCORESHEET.ranking(g));
+    // phones asking for a taken seat (their player's, on a phone that changed): the host's
+    // one tap gives it, and the old phone's hold on it ends
+    $("seat-requests").hidden = !(host && g.seat_requests.length);
+    $("seat-requests").replaceChildren(...g.seat_requests.map((q) => el("p", { class: "row" },
+      el("span", { class: "grow" }, `A phone asks for seat ${q.seat + 1} (${seatName(g, q.seat)}), as "${q.name}".`),
+      el("button", { class: "primary", onclick: single(() => api(`/api/games/${gameId}/seats/${q.seat}/give`, { method: "POST", body: { pin } }).catch(showError)) }, "Give it"),
+      el("button", { onclick: single(() => api(`/api/games/${gameId}/seats/${q.seat}/refuse`, { method: "POST", body: { pin } }).catch(showError)) }, "Refuse"))));
     $("finish").hidden = !g.finishable || !host;
     $("again").hidden = !host;
     $("results").hidden = !g.outcome;
