@@ -63,14 +63,25 @@ const SCORESHEET = (() => {
     return el("p", {}, el("b", {}, said), ` (${o.reason})`);
   }
 
-  // The end of the game: who won, the scores over the rounds, then everyone's lines (brief:
-  // the ranking instead, for a phone, which shows its own lines below).
+  // Everyone's lines side by side: a column a participant, a row a line, the totals last.
+  function sheet(g) {
+    const rows = g.scores, keys = [];
+    for (const r of rows) for (const l of r.lines) if (!keys.some((k) => k.key === l.key)) keys.push(l);
+    const points = (r, key) => { const l = r.lines.find((x) => x.key === key); return l ? String(l.points) : "–"; };
+    return el("div", { class: "scroll-x" }, el("table", { class: "score lines sheet" },
+      el("thead", {}, el("tr", {}, el("th", {}, ""), rows.map((r) => el("th", { scope: "col" }, rowName(g, r))))),
+      el("tbody", {},
+        keys.map((k) => el("tr", {}, el("th", { scope: "row" }, k.label), rows.map((r) => el("td", {}, points(r, k.key))))),
+        el("tr", { class: "total" }, el("th", { scope: "row" }, "Total"), rows.map((r) => el("td", {}, el("b", {}, String(r.total))))))));
+  }
+
+  // The end of the game: who won, the scores over the rounds, then everyone's lines side by
+  // side (brief: the ranking instead, for a phone, which shows its own lines below).
   function results(g, { brief = false } = {}) {
     const out = [verdict(g), chart(g.history, g)];
-    if (brief) out.push(el("ol", { class: "ranking" }, ranking(g)));
-    else g.scores.forEach((row) => out.push(el("h3", {}, `${rowName(g, row)}: ${row.total}`), lines(row)));
+    out.push(brief ? el("ol", { class: "ranking" }, ranking(g)) : sheet(g));
     return out.filter(Boolean);
   }
 
-  return { lines, results, ranking, verdict };
+  return { lines, sheet, results, ranking, verdict };
 })();
