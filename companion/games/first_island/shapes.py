@@ -2,9 +2,9 @@
 
 A card's layout "can be rotated any direction and mirrored". A shape is a set of
 placements, each a hex and the hex edges it owns (all six for a large placement, three
-for a half). Turning a shape by 60 degrees maps hex (q, r) to (-r, q + r) and edge d to
-d - 1; mirroring maps (q, r) to (r, q) and edge d to 5 - d (directions as in hexgrid.py).
-Two shapes match when one of the twelve turns and mirrors of one, moved, is the other.
+for a half); turning and mirroring move both (hexgrid's ``rotate`` and ``mirror``, and
+their directions). Two shapes match when one of the twelve turns and mirrors of one,
+moved, is the other.
 
 In the catalogue (``camp_cards.json``, "shapes"), a placement is ``[q, r]`` for a large
 placement, or ``[q, r, k, h]`` for half ``h`` of a hex split on axis ``k``, as a board
@@ -18,7 +18,13 @@ from functools import cache
 from typing import Any
 
 from companion.errors import IllegalAction
-from companion.games.first_island.hexgrid import half_edges
+from companion.games.first_island.hexgrid import (
+    half_edges,
+    mirror,
+    mirror_direction,
+    rotate,
+    rotate_direction,
+)
 from companion.games.first_island.model import Cell, card_data
 
 Placement = tuple[int, int, frozenset[int]]  # q, r, the edges it owns
@@ -56,12 +62,12 @@ def catalogue() -> Mapping[str, Mapping[str, Shape]]:
 
 def _turn(p: Placement) -> Placement:
     q, r, edges = p
-    return (-r, q + r, frozenset((d - 1) % 6 for d in edges))
+    return (*rotate((q, r)), frozenset(rotate_direction(d) for d in edges))
 
 
 def _mirror(p: Placement) -> Placement:
     q, r, edges = p
-    return (r, q, frozenset((5 - d) % 6 for d in edges))
+    return (*mirror((q, r)), frozenset(mirror_direction(d) for d in edges))
 
 
 def _moved_home(shape: Shape) -> Shape:
