@@ -19,14 +19,13 @@ from companion.engine.contract import (
     DiceSpec,
     Game,
     GameBase,
-    Option,
     Outcome,
     ScoreLine,
     ScoreRow,
     ToAct,
     action_to_json,
-    check_options,
 )
+from companion.engine.options import Option, check_options
 from companion.errors import IllegalAction, UnknownGame
 
 __all__ = [

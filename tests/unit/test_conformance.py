@@ -12,8 +12,17 @@ import random
 
 import pytest
 
-from companion.engine.contract import Button, DiceSpec, Option, ScoreRow, ToAct, check_options
-from companion.engine.game import DiceRolled, action_to_json, all_games
+from companion.engine.game import (
+    Button,
+    DiceRolled,
+    DiceSpec,
+    Option,
+    ScoreRow,
+    ToAct,
+    action_to_json,
+    all_games,
+    check_options,
+)
 from companion.engine.session import Session, parse_action
 from companion.errors import IllegalAction
 
