@@ -256,14 +256,11 @@ class GameBase:
             return ToAct()
         seats = tuple(
             s
-            for s in range(self.players_of(state))
+            for s in range(state.players)
             if self.legal_actions(state, s)  # type: ignore[attr-defined]
         )
         table = self.dice(state) is not None or bool(self.legal_actions(state, None))  # type: ignore[attr-defined]
         return ToAct(seats, table)
-
-    def players_of(self, state: Any) -> int:
-        return state.players
 
     def button(self, state: Any) -> Button | None:
         return None

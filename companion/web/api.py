@@ -88,14 +88,14 @@ def _json():
     return data
 
 
-def _body() -> dict:
+def body() -> dict:
     data = _json()
     if not isinstance(data, dict):
         raise BadRequest("send a JSON object as the request body (Content-Type: application/json)")
     return data
 
 
-def _optional_body() -> dict:
+def optional_body() -> dict:
     """The request's JSON object, or {} when it sent none; anything else is refused."""
     data = _json()
     if data is None:
@@ -127,7 +127,7 @@ def _refuse_cross_site():
 def host():
     """Check the host PIN (a table screen becoming the host): 200, or 403 (429 after too
     many wrong ones)."""
-    check_host(_optional_body())
+    check_host(optional_body())
     return jsonify({"host": True})
 
 
@@ -168,7 +168,7 @@ def list_games():
 
 @bp.post("/games")
 def create_game():
-    data = _body()
+    data = body()
     check_host(data)  # a new game takes the camera's rolls: the host's call
     game, players = data.get("game"), data.get("players")
     if game is None:
@@ -183,7 +183,7 @@ def create_game():
     if again is not None and not isinstance(again, str):
         raise BadRequest(f"again names the game played before (its code), not {again!r}")
     get_game(game)
-    kept = hub().store.seats(hub().session(again).game_id) if again else {}
+    kept = hub().store.seats(hub().store.game(again).game_id) if again else {}
     s = hub().create(game, players, options)
     # "Play again": the players keep their seats, names and phones' tokens, so that no one
     # types their name again and each phone follows into its own seat
@@ -200,7 +200,7 @@ def show_game(game_id: str):
 
 @bp.delete("/games/<game_id>")
 def delete_game(game_id: str):
-    check_host(_optional_body())
+    check_host(optional_body())
     hub().session(game_id)  # 404 if unknown
     hub().store.delete_game(game_id)
     hub().forget(game_id)
@@ -209,7 +209,7 @@ def delete_game(game_id: str):
 
 @bp.post("/games/<game_id>/actions")
 def act(game_id: str):
-    data = _body()
+    data = body()
     action = data.get("action")
     if not isinstance(action, dict):
         raise BadRequest('send {"action": {...}}, the action as an object with a "type"')
@@ -227,7 +227,7 @@ def act(game_id: str):
 def press(game_id: str):
     """The table page's round button: what the hardware button does now (the game's
     ``button``), refused when it does nothing."""
-    data = _optional_body()
+    data = optional_body()
     check_host(data)
     s = hub().session(game_id)
     button = s.game.button(s.state)
@@ -242,7 +242,7 @@ def press(game_id: str):
 @bp.post("/games/<game_id>/finish")
 def finish(game_id: str):
     """End the game now and score it as it stands: the host's call (the PIN)."""
-    data = _optional_body()
+    data = optional_body()
     check_host(data)
     s = hub().session(game_id)
     action = s.game.finish_action(s.state)
@@ -260,7 +260,7 @@ def _expected_seq(data: dict) -> int | None:
 
 
 def _undo_redo(game_id: str, which: str):
-    data = _optional_body()
+    data = optional_body()
     seat = data.get("seat")
     if seat is None:
         check_host(data)

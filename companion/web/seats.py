@@ -17,7 +17,7 @@ from flask import Blueprint, jsonify
 
 from companion.errors import CompanionError, IllegalAction
 from companion.web.access import BadRequest, check_host
-from companion.web.api import _optional_body, error_response
+from companion.web.api import error_response, optional_body
 from companion.web.gameview import hub
 
 bp = Blueprint("seats", __name__, url_prefix="/api")
@@ -75,7 +75,7 @@ def waiting(game_id: str) -> list[dict]:
 def claim_seat(game_id: str, seat: int):
     """A free seat, to the phone that asks first; a taken one only by the host (or through a
     request the host answers: ``ask_for_seat``)."""
-    data = _optional_body()
+    data = optional_body()
     s = _seat_of(game_id, seat)
     name = _clean_name(data, seat)
     taken = seat in hub().store.seats(game_id)
@@ -93,7 +93,7 @@ def ask_for_seat(game_id: str, seat: int):
     """A new phone asks for a taken seat (its player's own, on a phone that changed): the
     table page shows the request to the host. Returns the request's id, which only this
     phone knows, to ask after the answer with."""
-    data = _optional_body()
+    data = optional_body()
     s = _seat_of(game_id, seat)
     name = _clean_name(data, seat)
     rid = secrets.token_urlsafe(16)
@@ -139,7 +139,7 @@ def seat_request(game_id: str, rid: str):
 
 
 def _answer(game_id: str, seat: int, give: bool):
-    data = _optional_body()
+    data = optional_body()
     check_host(data)
     s = _seat_of(game_id, seat)
     with _lock:
