@@ -172,3 +172,69 @@ def test_a_board_file_nested_thousands_deep_is_named_not_a_traceback(tmp_path):
     run = companion("score", "first-island", str(path))
     assert run.returncode == 2 and "Traceback" not in run.stderr
     assert "nests its lists too deeply to be a board file" in run.stderr
+
+
+MY_ISLAND = Path(__file__).parents[2] / "docs" / "examples" / "my-island.json"
+
+
+def test_score_my_island_prints_each_players_pp_by_line():
+    """The documented example island: the rulebook's 54 (14 road, 5 water, 21 + 14 ports)
+    with its two white dice and a neighbour's black die."""
+    run = companion("score", "my-island", str(MY_ISLAND))
+    assert run.returncode == 0, run.stderr
+    first, second = json.loads(run.stdout)["players"]
+    assert first["lines"] == {
+        "road": 14,
+        "water": 5,
+        "port": 35,
+        "water_tile": 0,
+        "dice": 16,
+        "capitol": 0,
+        "auction": 0,
+        "penalty": 0,
+        "hand": -30,
+    }
+    assert (first["total"], second["total"]) == (40, -56)
+    assert "+21 port D4–C5 (6+15)" in first["reasons"]
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        ({"players": 7}, "players: must be 2 to 6, not 7"),
+        ({"hands": [1]}, "hands: must list 2 numbers of tiles left in hand"),
+        ({"rules": {"ports": "yes"}}, "rules.ports: must be true or false, not 'yes'"),
+        (
+            {"plays": [{"player": 1, "square": "Z9", "tile": "4:LLLL:----"}]},
+            "plays[0]: 'Z9' is not a square of this board",
+        ),
+        (
+            {"plays": [{"player": 1, "square": "D4", "tile": "4:LLLL"}]},
+            "plays[0]: tile '4:LLLL' is not a tile code",
+        ),
+        (
+            {"plays": [{"player": 3, "square": "D4", "tile": "4:LLLL:----"}]},
+            "plays[0].player: must be a player from 1 to 2, not 3",
+        ),
+    ],
+)
+def test_a_malformed_island_file_exits_2_naming_the_field(tmp_path, change, message):
+    data = {**json.loads(MY_ISLAND.read_text()), **change}
+    path = tmp_path / "island.json"
+    path.write_text(json.dumps(data))
+    run = companion("score", "my-island", str(path))
+    assert run.returncode == 2, run.stdout
+    assert message in run.stderr and "Traceback" not in run.stderr, run.stderr
+
+
+def test_a_misplayed_tile_in_the_island_file_is_named(tmp_path):
+    data = json.loads(MY_ISLAND.read_text())
+    data["plays"][6]["tile"] = "5:LLLL:----"  # C4 then shows land to the water of C5's tile
+    path = tmp_path / "island.json"
+    path.write_text(json.dumps(data))
+    run = companion("score", "my-island", str(path))
+    assert run.returncode == 2
+    assert (
+        "plays[7]: the tile's north edge (land and water) does not match the land of C4"
+        in run.stderr
+    ), run.stderr
