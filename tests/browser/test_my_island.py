@@ -94,8 +94,9 @@ def test_three_players_play_my_island_to_the_end(server, browser, shot):
                 g = wait_until(server, game_id, lambda x, s=g["seq"]: x["seq"] > s, "a refill")
                 if (round_, drawer) == (2, 1):  # Bo refills first after round 2, then plays out
                     bo.get_by_role("button", name="Play out (stop refilling)").click()
-                    g = wait_until(server, game_id, lambda x: 1 in x["view"]["playing_out"],
-                                   "Bo playing out")
+                    g = wait_until(
+                        server, game_id, lambda x: 1 in x["view"]["playing_out"], "Bo playing out"
+                    )
         phone.wait_for_selector("#mi-turn h2")
         phone.click(f'#mi-board [data-square="{square}"]')
         if tile.startswith("#"):
