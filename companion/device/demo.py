@@ -9,6 +9,7 @@ rolls have as many dice as the demo's game rolls (``demo_rolls``).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 from collections.abc import Callable
@@ -17,6 +18,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from companion.errors import VisionError
 from companion.vision.camera import CameraError, ReplayCamera
 
 log = logging.getLogger(__name__)
@@ -107,3 +109,110 @@ def open_demo_camera(folder: Path, wants_roll: Callable[[], bool], count: int = 
         raise CameraError(
             f"cannot draw the demo frames in {folder}: {exc}", code="camera/missing"
         ) from exc
+
+
+# -- a game whose dice change from roll to roll ------------------------------------------
+SYMBOL_SHOWS = 16  # rendered shows of each symbol face the demo's die is taught from
+SYMBOL_SIDE = 64  # px: the demo's symbol dice at 640x480, large enough to tell the symbols
+
+
+def demo_faces(rng: np.random.Generator, spec, lying: list) -> list:
+    """The dice a roll for ``spec`` shows: each die a face the spec names (drawn as its
+    symbol where the renderer has one by that name, else as pips), of the die's colour where
+    the spec names one; with dice of one colour wanted, the dice of the other colour from
+    the roll before (``lying``) still lie on the table."""
+    from companion.training.render import COMMERCE, SYMBOLS, Face
+    from companion.vision.tone import TONES
+
+    out = []
+    for i in range(spec.count):
+        value = int(rng.choice(sorted(spec.faces)))
+        name = str(spec.faces[value]).lower()
+        colour = spec.dice[i] if i < len(spec.dice) and spec.dice[i] in TONES else None
+        symbol = name in (*COMMERCE, *SYMBOLS)
+        out.append(Face("symbol", name, colour) if symbol else Face("pips", value, colour))
+    colours = {f.body for f in out}
+    return [f for f in lying if f.body is not None and f.body not in colours] + out
+
+
+class RollingDemoCamera:
+    """The demo's camera for a game whose dice change from roll to roll (how many, which
+    colour, symbols): each roll is drawn when the game asks for it, for the dice it asks
+    for (``wanted()``, its ``DiceSpec``), then held still until the next is wanted."""
+
+    def __init__(
+        self, wanted: Callable, wants_roll: Callable[[], bool], seed: int = 2024, fps: float = 6.0
+    ):
+        from companion.vision.camera import Pace
+
+        self.name = "demo:rolled as the game asks"
+        self.wanted, self.wants_roll, self.seed = wanted, wants_roll, seed
+        self._pace = Pace(fps)
+        self._rng = np.random.default_rng(seed)
+        self._frames = None  # the roll being drawn, frame by frame
+        self._held: np.ndarray | None = None
+        self._lying: list = []  # the dice at rest on the table
+        self._rolls = 0
+
+    def read(self) -> np.ndarray:
+        from companion.training.scenes import roll_sequence
+
+        self._pace.wait()
+        if self._frames is None:
+            spec = self.wanted() if self.wants_roll() else None
+            if spec is None:
+                if self._held is None:  # the empty table, before the first roll
+                    self._held = list(roll_sequence(self.seed, [[]], rest_frames=1))[-1]
+                return self._held
+            self._lying = demo_faces(self._rng, spec, self._lying)
+            self._rolls += 1
+            self._frames = roll_sequence(
+                self.seed, [self._lying], size=SYMBOL_SIDE, dice_seed=self.seed + self._rolls
+            )
+        frame = next(self._frames, None)
+        if frame is None:  # the roll lies still: hold its last frame
+            self._frames = None
+            return self._held
+        self._held = frame
+        return frame
+
+    def detail(self) -> None:
+        return None
+
+    def close(self) -> None:
+        self._frames = None
+
+
+def demo_die(folder: Path, name: str, faces: tuple[str, ...], reader):
+    """The symbol die ``faces`` (the renderer's symbols) taught as ``name`` from rendered
+    shows, white and black, once: kept in ``folder`` and taught again when the face
+    classifier has changed."""
+    from companion.training import render, scenes
+    from companion.vision.custom import CustomDice
+    from companion.vision.teach import embed_show, learn_embedded
+
+    path = folder / f"{name}.json"
+    if path.exists():
+        with contextlib.suppress(VisionError):
+            die = CustomDice.load(path)
+            if die.model == reader.teach_id and set(die.faces) == set(faces):
+                return die
+    log.info("teaching the demo's %s die from rendered shows (once)", name)
+    shows = {}
+    for i, face in enumerate(faces):
+        embedded = []
+        for k in range(SYMBOL_SHOWS):
+            rng = np.random.default_rng(1000 + 37 * i + k)
+            body = "white" if k % 2 == 0 else "black"
+            img, _ = scenes.scene(
+                rng,
+                480,
+                640,
+                faces=[render.Face("symbol", face, body)],
+                size_range=(SYMBOL_SIDE * 0.85, SYMBOL_SIDE * 1.1),
+            )
+            embedded.append(embed_show(reader, img))
+        shows[face] = embedded
+    die = learn_embedded(reader, name, shows)
+    die.save(path)
+    return die

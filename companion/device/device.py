@@ -21,6 +21,7 @@ import logging
 import threading
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from companion.engine.game import DiceRolled
@@ -160,6 +161,8 @@ class Device:
             return  # the roll it revises was settled by a person already, or never waited
         s = self.hub.session(game_id)
         spec = s.dice()
+        if event.kind != "roll" and spec is not None:
+            event = self._one_colour(spec, event)
         values = _named_as_the_game(spec, event.values)
         if event.kind == "roll":
             self._record_roll(game_id, s, spec, values, event)
@@ -171,6 +174,31 @@ class Device:
             event.message,
             pending=self._pending(game_id, values, event),
         )
+
+    def _one_colour(self, spec, event: Settled) -> Settled:
+        """Where the game wants dice of one colour (``spec.dice`` all "white" or all "black")
+        and more dice lie on the table (the other colour's, thrown earlier in the turn), the
+        roll is the dice of that colour (``die_tones``), if they are as many as wanted and
+        all read; otherwise ``event`` as it was, for a person to confirm."""
+        from companion.vision.tone import TONES, die_tones
+
+        wanted = set(spec.dice)
+        frame = getattr(self.watcher, "frame", None)
+        if (
+            len(wanted) != 1
+            or not wanted <= set(TONES)
+            or frame is None
+            or len(event.boxes) != len(event.values)
+        ):
+            return event
+        colour = wanted.pop()
+        tones = die_tones(frame, event.boxes)
+        keep = [i for i, tone in enumerate(tones) if tone == colour]
+        values = tuple(event.values[i] for i in keep)
+        if len(keep) != spec.count or None in values:
+            return event
+        boxes = tuple(event.boxes[i] for i in keep)
+        return replace(event, kind="roll", values=values, boxes=boxes, message="")
 
     def _record_roll(self, game_id: str, s, spec, values: tuple, event: Settled) -> None:
         """Enter a settled roll read with ``values`` into the game's session ``s``, which

@@ -108,12 +108,32 @@ def demo_wants_roll(hub, pause: float = DEMO_PAUSE, clock=None) -> Callable[[], 
 
 
 def _demo_opener(hub, database: Path, count: int):
-    """What opens the demo's camera: replayed rolls of ``count`` dice (``demo_wants_roll``)."""
-    from companion.device.demo import open_demo_camera
+    """What opens the demo's camera: replayed rolls of ``count`` dice (``demo_wants_roll``),
+    or (``count`` 0) each roll drawn for the dice the game asks for."""
+    from companion.device.demo import RollingDemoCamera, open_demo_camera
 
     wants_roll = demo_wants_roll(hub)
+    if not count:
+
+        def wanted():
+            game_id = hub.active_game()
+            return hub.session(game_id).dice() if game_id else None
+
+        return lambda: RollingDemoCamera(wanted, wants_roll)
     folder = database.parent / ("demo-camera" if count == 5 else f"demo-camera-{count}")
     return lambda: open_demo_camera(folder, wants_roll, count)
+
+
+def _demo_die(database: Path, game: str, symbols: tuple[str, ...], threads: int):
+    """The symbol die the demo's game rolls, taught from rendered shows (once), or why not."""
+    from companion.device.demo import demo_die
+    from companion.vision.reader import DiceReader
+
+    try:
+        reader = DiceReader(threads=threads)
+        return demo_die(database.parent / "dice", f"demo-{game}", symbols, reader), ""
+    except CompanionError as exc:
+        return None, f"the demo's die could not be taught: {exc}"
 
 
 def start_device(
@@ -129,7 +149,8 @@ def start_device(
     view: str = "down",
 ):
     """The camera's rolls feeding ``hub``'s active game (a Device; started).
-    ``demo_dice``: the dice of each roll the demo's camera replays (camera "demo").
+    ``demo_dice``: the dice of each roll the demo's camera replays (camera "demo"; 0: each
+    roll drawn as the game asks for it).
     ``die_problem``: why the taught die asked for could not be loaded."""
     from companion.device.device import Device
 
@@ -337,7 +358,13 @@ def serve(
     # the name follows the addresses: the Wi-Fi may come up, or a lease change, later
     withdraw = Advertiser(port).keep_following(lan_addresses) if mdns else (lambda: None)
     dice = demo_dice(demo) if demo is not None else 0
-    if camera == "demo" and not dice:
+    from companion.engine.game import get_game
+
+    symbols = get_game(demo).demo_die if demo is not None else ()
+    if camera == "demo" and symbols:
+        dice = 0  # the game's dice change from roll to roll: each drawn as it is asked for
+        custom, die_problem = _demo_die(database, demo, symbols, threads)
+    elif camera == "demo" and not dice:
         camera = "none"  # the demo's game rolls no dice: nothing for its camera to replay
     device = start_device(
         hub,

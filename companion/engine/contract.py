@@ -166,8 +166,10 @@ class Game(Protocol):
     Metadata: ``name`` (its code name), ``title``, ``min_players``, ``max_players``,
     ``hidden_information`` (True where a seat holds what others may not see), ``options``
     (the setup options' schema), ``demo_options`` (what the embedded demo sets a game up
-    with, where the defaults leave something to tell at the table) and ``actions`` (type
-    name to dataclass, for the log).
+    with, where the defaults leave something to tell at the table), ``demo_die`` (the faces of
+    the symbol die the demo's camera rolls, each named as a symbol the dice renderer draws
+    and taught from rendered shows; empty: standard dice) and ``actions`` (type name to
+    dataclass, for the log).
 
     The table: ``to_act(state)``; ``button(state)``; ``finish_action(state)``, the action
     that ends the game now at the host's word (None where it cannot be ended early);
@@ -199,6 +201,7 @@ class Game(Protocol):
     hidden_information: bool
     options: Sequence[Option]
     demo_options: Mapping[str, Any]
+    demo_die: tuple[str, ...]
     actions: Mapping[str, type]
     pages: Any
 
@@ -247,6 +250,7 @@ class GameBase:
     hidden_information = False
     options: Sequence[Option] = ()
     demo_options: Mapping[str, Any] = {}
+    demo_die: tuple[str, ...] = ()
     actions: Mapping[str, type] = {}
     pages: Any = None
 

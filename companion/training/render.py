@@ -33,6 +33,9 @@ DOT_COLOURS: dict[str, tuple[int, int, int]] = {
 }
 # Symbols for custom dice taught in the field (see ``companion teach``).
 SYMBOLS = ("star", "triangle", "square", "cross", "ring", "moon", "diamond", "bars")
+# My Island's commerce dice, each symbol named as the face it stands for: a pick (Mining),
+# a boat (Fishing), a tree (Logging), a cob of corn (Farming) and a palm island (My-Island).
+COMMERCE = ("mining", "fishing", "logging", "farming", "my-island")
 
 # A face is drawn flat on a TEXTURE-pixel square, then warped onto the die (``draw_die``).
 TEXTURE = 96
@@ -52,10 +55,13 @@ PIP_LAYOUT = {
 
 @dataclass(frozen=True)
 class Face:
-    """What is on a die's top face: ``kind`` pips|numeral|dot|symbol, and its ``value``."""
+    """What is on a die's top face: ``kind`` pips|numeral|dot|symbol, and its ``value``;
+    ``body``, for a die of a known colour ("white": a light body with dark ink, "black": a
+    dark body with light ink), else None (any colours, ``random_colours``)."""
 
     kind: str
     value: int | str
+    body: str | None = None
 
     @property
     def label(self) -> str:
@@ -180,6 +186,8 @@ def _draw_symbol(canvas: np.ndarray, name: str, n: int) -> None:
             255,
             cv2.LINE_AA,
         )
+    elif name in COMMERCE:
+        _draw_commerce(canvas, name, c, r)
     elif name == "bars":
         for k in (-1, 0, 1):
             y = int(c + k * r * 0.6)
@@ -188,6 +196,115 @@ def _draw_symbol(canvas: np.ndarray, name: str, n: int) -> None:
             )
     else:
         raise ValueError(f"unknown symbol {name!r}; known: {', '.join(SYMBOLS)}")
+
+
+def _draw_commerce(canvas: np.ndarray, name: str, c: float, r: float) -> None:
+    """A commerce die's symbol, filled, about ``r`` from the centre ``c``."""
+
+    def poly(points) -> None:
+        cv2.fillPoly(
+            canvas, [np.int32([(c + x * r, c + y * r) for x, y in points])], 255, cv2.LINE_AA
+        )
+
+    t = max(2, int(r * 0.22))
+    if name == "mining":  # a pick: a handle across and a curved head at its top
+        cv2.line(
+            canvas,
+            (int(c - r * 0.8), int(c + r * 0.8)),
+            (int(c + r * 0.4), int(c - r * 0.4)),
+            255,
+            t,
+            cv2.LINE_AA,
+        )
+        cv2.ellipse(
+            canvas,
+            (int(c + r * 0.25), int(c - r * 0.25)),
+            (int(r * 0.95), int(r * 0.55)),
+            -45,
+            200,
+            340,
+            255,
+            t + 1,
+            cv2.LINE_AA,
+        )
+    elif name == "fishing":  # a boat: a hull and a sail on its mast
+        poly([(-1, 0.35), (1, 0.35), (0.6, 0.85), (-0.6, 0.85)])
+        poly([(-0.05, -0.95), (-0.05, 0.25), (-0.8, 0.25)])
+        poly([(0.1, -0.7), (0.1, 0.25), (0.65, 0.25)])
+    elif name == "logging":  # a fir tree: two tiers and a trunk
+        poly([(0, -1), (0.6, -0.15), (-0.6, -0.15)])
+        poly([(0, -0.5), (0.85, 0.5), (-0.85, 0.5)])
+        cv2.rectangle(
+            canvas, (int(c - r * 0.15), int(c + r * 0.5)), (int(c + r * 0.15), int(c + r)), 255, -1
+        )
+    elif name == "farming":  # a cob of corn between two leaves
+        cv2.ellipse(
+            canvas,
+            (int(c), int(c - r * 0.2)),
+            (int(r * 0.32), int(r * 0.75)),
+            0,
+            0,
+            360,
+            255,
+            -1,
+            cv2.LINE_AA,
+        )
+        poly([(0, 0.95), (-0.75, -0.1), (-0.45, 0.2), (-0.1, 0.6)])
+        poly([(0, 0.95), (0.75, -0.1), (0.45, 0.2), (0.1, 0.6)])
+    else:  # My-Island: a mound of land, a palm on it, a wave below
+        cv2.ellipse(
+            canvas,
+            (int(c), int(c + r * 0.55)),
+            (int(r * 0.9), int(r * 0.45)),
+            0,
+            180,
+            360,
+            255,
+            -1,
+            cv2.LINE_AA,
+        )
+        cv2.line(
+            canvas,
+            (int(c), int(c + r * 0.2)),
+            (int(c + r * 0.15), int(c - r * 0.6)),
+            255,
+            t,
+            cv2.LINE_AA,
+        )
+        for dx in (-0.7, 0.7):
+            cv2.ellipse(
+                canvas,
+                (int(c + r * (0.15 + dx / 2)), int(c - r * 0.65)),
+                (int(r * 0.4), int(r * 0.15)),
+                15 if dx < 0 else -15,
+                0,
+                360,
+                255,
+                -1,
+                cv2.LINE_AA,
+            )
+        cv2.ellipse(
+            canvas,
+            (int(c - r * 0.45), int(c + r * 0.9)),
+            (int(r * 0.45), int(r * 0.2)),
+            0,
+            0,
+            180,
+            255,
+            t,
+            cv2.LINE_AA,
+        )
+        cv2.ellipse(
+            canvas,
+            (int(c + r * 0.45), int(c + r * 0.9)),
+            (int(r * 0.45), int(r * 0.2)),
+            0,
+            180,
+            360,
+            255,
+            t,
+            cv2.LINE_AA,
+        )
 
 
 def random_face(
@@ -204,6 +321,18 @@ def random_face(
 def random_colours(rng: np.random.Generator, face: Face) -> tuple[np.ndarray, np.ndarray, float]:
     """Body colour, ink colour (BGR float32) and opacity (1 solid, lower translucent)."""
     style = rng.random()
+    if face.body == "white":
+        return (
+            rng.uniform(215, 250, 3).astype(np.float32),
+            rng.uniform(10, 60, 3).astype(np.float32),
+            1.0,
+        )
+    if face.body == "black":
+        return (
+            rng.uniform(12, 45, 3).astype(np.float32),
+            rng.uniform(200, 245, 3).astype(np.float32),
+            1.0,
+        )
     if face.kind == "dot":  # dotted dice are light or dark plain bodies
         body = rng.uniform(215, 250, 3) if rng.random() < 0.7 else rng.uniform(15, 50, 3)
         return body.astype(np.float32), body.astype(np.float32), 1.0
@@ -347,7 +476,8 @@ def _draw_sides(rng, img, face, top, depth, body, ink, fonts=None) -> None:
     elif face.kind == "dot":
         others = [Face("dot", c) for c in DOT_COLOURS if c != face.value]
     else:
-        others = [Face("symbol", c) for c in SYMBOLS if c != face.value]
+        kin = COMMERCE if face.value in COMMERCE else SYMBOLS
+        others = [Face("symbol", c, face.body) for c in kin if c != face.value]
     order = rng.permutation(len(others))
     centre = top.mean(axis=0)
     h, w = img.shape[:2]

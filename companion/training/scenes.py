@@ -237,20 +237,27 @@ def roll_sequence(
     w: int = 640,
     rest_frames: int = 12,
     kind: str = "pips",
+    size: float | None = None,
+    dice_seed: int | None = None,
 ) -> Iterator[np.ndarray]:
     """Frames of dice being rolled again and again on one table, for the demo and tests,
     one at a time as they are drawn (the demo writes each to disk at once: its 114 frames
     of 640x480 in a list held about 100 MB).
 
     For each roll: a hand sweeps across, the dice tumble (moving, blurred) and then
-    lie still for ``rest_frames`` frames showing ``values``.
+    lie still for ``rest_frames`` frames showing ``values`` (each a face value of ``kind``,
+    or a ``Face``). ``size``: the dice's side in pixels (default 9% of the shorter side).
+    ``dice_seed``: where the dice fall and how they look, where not from ``seed`` (which then
+    draws only the table: a roll drawn later on the same table).
     """
     rng = np.random.default_rng(seed)
     table = lighting(rng, background(rng, h, w))
+    if dice_seed is not None:
+        rng = np.random.default_rng(dice_seed)
     drawn = 0  # frames given so far: a still frame's sensor noise is seeded by its number
-    size = 0.09 * min(h, w)
+    size = 0.09 * min(h, w) if size is None else size
     for values in values_per_roll:
-        faces = [Face(kind, v) for v in values]
+        faces = [v if isinstance(v, Face) else Face(kind, v) for v in values]
         for t in range(4):  # a hand comes in and goes
             img = table.copy()
             hx = w * (0.2 + 0.2 * t)

@@ -68,7 +68,14 @@ def unsure_server(tmp_path):
     yield from _serve(tmp_path, [], config="[vision]\nmin_confidence = 0.999999\n")
 
 
-def _serve(tmp_path, extra, config=""):
+@pytest.fixture
+def island_server(tmp_path):
+    """`companion serve --demo my-island`: the demo's camera draws each roll of commerce dice
+    the game asks for, and reads it with the die taught from rendered shows."""
+    yield from _serve(tmp_path, [], game="my-island")
+
+
+def _serve(tmp_path, extra, config="", game=None):
     port = _free_port()
     env = {**os.environ, "COMPANION_CONFIG": str(tmp_path / "none.toml")}
     (tmp_path / "none.toml").write_text(config)
@@ -79,6 +86,7 @@ def _serve(tmp_path, extra, config=""):
             "companion",
             "serve",
             "--demo",
+            *([game] if game else []),
             "--host",
             "127.0.0.1",
             "--port",

@@ -1,5 +1,6 @@
 """Real Chromium: a 3-player My Island played start to end on three phones and the table,
-on a 4 by 4 board of the host's (the game's ``board`` option) so that it ends in 16 tiles."""
+on a 4 by 4 board of the host's (the game's ``board`` option) so that it ends in 16 tiles,
+every commerce roll read by the demo's camera from frames of rendered commerce dice."""
 
 import json
 import time
@@ -7,7 +8,7 @@ import urllib.request
 
 import pytest
 
-from tests.browser.conftest import PHONE, tap_roll
+from tests.browser.conftest import PHONE
 
 pytestmark = pytest.mark.browser
 
@@ -52,7 +53,8 @@ def describe(phone, code):
             phone.click(f'svg.mi-tile [data-edge="{d}"]')
 
 
-def test_three_players_play_my_island_to_the_end(server, browser, shot):
+def test_three_players_play_my_island_to_the_end(island_server, browser, shot):
+    server = island_server
     table = browser.new_page(viewport={"width": 1024, "height": 1000})
     board = {"game": "my-island", "players": 3, "options": {"board": ["####"] * 4}}
     request = urllib.request.Request(
@@ -83,7 +85,7 @@ def test_three_players_play_my_island_to_the_end(server, browser, shot):
         wait_until(server, game_id, lambda g, s=seq: g["seq"] > s, "the pick")
     table.wait_for_selector("#status:has-text('Set-up: Ann plays a tile')")
 
-    rolls = iter([1, 2, 3, 4, 5, 6] * 5)
+    read = 0
     for i, (seat, square, tile) in enumerate(PLAN):
         phone = phones[seat]
         g = game(server, game_id)
@@ -116,20 +118,23 @@ def test_three_players_play_my_island_to_the_end(server, browser, shot):
         seq = game(server, game_id)["seq"]
         phone.click("#mi-confirm")
         g = wait_until(server, game_id, lambda x, s=seq: x["seq"] > s, f"tile {i + 1} played")
-        while g["dice"]:  # the commerce dice, entered at the table by the host
-            table.wait_for_selector(f"#entry-dice .die-row >> nth={g['dice']['count'] - 1}")
-            tap_roll(table, "#entry-dice", [next(rolls) for _ in range(g["dice"]["count"])])
-            table.click("#enter-roll")
-            g = wait_until(server, game_id, lambda x, s=g["seq"]: x["seq"] > s, "the dice")
+        while g["dice"]:  # the commerce dice: the camera reads them (white, then black)
+            g = wait_until(
+                server, game_id, lambda x, s=g["seq"]: x["seq"] > s, "the dice read", timeout=30
+            )
+            assert g["last_action"]["action"]["source"] == "camera", g["device"]
+            read += 1
         if square == "B1":
             shot(table, "table-my-island")
             assert "Ann: 2 in hand" in table.locator("#mi-hands").inner_text()
 
     table.wait_for_selector("#results:not([hidden])")
-    assert "Bo wins with 38 points." in table.locator("#results").inner_text()
     final = game(server, game_id)
-    assert final["outcome"]["totals"] == [11, 38, -32]
+    assert read == 11  # every roll of the game, read from the camera's frames
     bo_lines = {line["key"]: line["points"] for line in final["scores"][1]["lines"]}
     assert bo_lines["road"] == 22 + 27 + 15 and bo_lines["hand"] == -30  # one tile left
+    best = max(final["outcome"]["totals"])
+    winner = ["Ann", "Bo", "Cy"][final["outcome"]["totals"].index(best)]
+    assert f"{winner} wins with {best} points." in table.locator("#results").inner_text()
     cy.wait_for_selector("#final:not([hidden])")
     shot(table, "table-my-island-end")

@@ -25,6 +25,7 @@ from companion.engine.game import (
 )
 from companion.engine.session import Session, parse_action
 from companion.errors import IllegalAction
+from companion.training import render
 
 GAMES = [g.name for g in all_games()]
 
@@ -151,6 +152,9 @@ def test_metadata_and_options_schema(name):
     demo = min(max(2, game.min_players), game.max_players)  # the embedded demo's setup
     check_options(game, demo, game.demo_options)
     game.setup(demo, game.demo_options)
+    # the demo's symbol die: faces the renderer draws (each once)
+    assert set(game.demo_die) <= {*render.COMMERCE, *render.SYMBOLS}
+    assert len(set(game.demo_die)) == len(game.demo_die)
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -28,6 +28,7 @@ from companion.games.my_island.setup import setup
 from companion.games.my_island.state import (
     ACTIONS,
     DEFAULT_FACES,
+    FACE_NAMES,
     LINES,
     EndTurn,
     Finish,
@@ -95,6 +96,7 @@ class MyIsland(GameBase):
     max_players = 6
     options = OPTIONS
     demo_options: ClassVar[dict[str, Any]] = {"ports": True, "water_tiles": True}
+    demo_die = FACE_NAMES  # the commerce dice, drawn and taught for the demo's camera
     pages = pages.bp
     actions: ClassVar[dict[str, type]] = {c.type: c for c in ACTIONS}
 
