@@ -23,6 +23,7 @@ from companion.web.access import (
     confirms_a_pending_roll,
 )
 from companion.web.gameview import game_json, hub, same, viewer
+from companion.web.saved import saved_options
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -184,6 +185,7 @@ def create_game():
         raise BadRequest(f"again names the game played before (its code), not {again!r}")
     get_game(game)
     kept = hub().store.seats(hub().store.game(again).game_id) if again else {}
+    options = {**saved_options(game), **options}  # the host's file for this game, filled once
     s = hub().create(game, players, options)
     # "Play again": the players keep their seats, names and phones' tokens, so that no one
     # types their name again and each phone follows into its own seat
