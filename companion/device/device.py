@@ -161,6 +161,8 @@ class Device:
             return  # the roll it revises was settled by a person already, or never waited
         s = self.hub.session(game_id)
         spec = s.dice()
+        if spec is None and not event.values:
+            return  # the empty table at rest: no roll, and nothing to say of one
         if event.kind != "roll" and spec is not None:
             event = self._one_colour(spec, event)
         values = _named_as_the_game(spec, event.values)

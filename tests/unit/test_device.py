@@ -196,6 +196,15 @@ def test_a_roll_seen_while_the_game_is_not_waiting_for_one_is_only_said(rig):
     )
 
 
+def test_the_empty_table_at_rest_is_no_roll_and_nothing_is_said_of_it(rig):
+    # a demo camera starts on the empty table: "dice seen at rest" was said of no dice
+    device, session, _ = rig
+    device.on_settled(Settled("roll", (1, 2, 3, 4, 5), 0.93))
+    said = (device.state, device.message)
+    device.on_settled(Settled("roll", (), 1.0))
+    assert (device.state, device.message) == said and len(rolls(session)) == 1
+
+
 def test_a_roll_after_the_game_is_over_says_to_start_a_new_one(rig):
     device, session, _ = rig
     session.act({"type": "finish"})
