@@ -10,6 +10,7 @@ column letter and row number, "A1" at the north-west corner.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
@@ -27,6 +28,7 @@ MAX_SIDE = 16
 MIN_SQUARES = 6
 
 Square = tuple[int, int]  # (row, column), 0-based
+NUMBER = re.compile(r"^[0-9]{1,3}$")  # a row or tile number as typed: ASCII digits only
 
 
 def square_name(sq: Square) -> str:
@@ -96,7 +98,7 @@ class Board:
         """The square called ``name`` ("C4"); IllegalAction if the board has none such."""
         if isinstance(name, str) and 2 <= len(name) <= 3 and name[0].isalpha():
             col, row = ord(name[0].upper()) - ord("A"), name[1:]
-            if row.isdigit() and (int(row) - 1, col) in self.squares:
+            if NUMBER.match(row) and (int(row) - 1, col) in self.squares:
                 return int(row) - 1, col
         raise IllegalAction(
             f"{name!r} is not a square of this board: name it by column letter and row, "

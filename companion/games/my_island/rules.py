@@ -14,7 +14,7 @@ from typing import Any
 
 from companion.engine.game import DiceRolled
 from companion.games.my_island import scoring
-from companion.games.my_island.board import PLAY_OUT, Square, square_name
+from companion.games.my_island.board import NUMBER, PLAY_OUT, Square, square_name
 from companion.games.my_island.commerce import attack, build, buy, dice, protect, rolled
 from companion.games.my_island.flow import (
     actor,
@@ -122,7 +122,7 @@ def resolve(state: State, text: str) -> Tile:
     """The tile a ``Place`` names: a code, ``#N`` from the catalogue, or ``WATER``."""
     if text.startswith("#"):
         number = text[1:]
-        code = state.rules.catalogue.get(int(number)) if number.isdigit() else None
+        code = state.rules.catalogue.get(int(number)) if NUMBER.match(number) else None
         if code is None:
             raise refuse(
                 f"the tile catalogue has no tile {text}: it numbers tiles "

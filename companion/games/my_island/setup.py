@@ -8,7 +8,7 @@ from importlib import resources
 from typing import Any
 
 from companion.errors import IllegalAction
-from companion.games.my_island.board import Board
+from companion.games.my_island.board import NUMBER, Board
 from companion.games.my_island.state import DEFAULT_FACES, FACE_NAMES, Rules, State
 from companion.games.my_island.tiles import Tile
 
@@ -40,7 +40,7 @@ def read_catalogue(data: Any) -> dict[int, str]:
         raise bad(f"it has {len(data)} tiles; at most {MAX_CATALOGUE}")
     out = {}
     for key, code in data.items():
-        if not (isinstance(key, str) and key.isdigit() and 1 <= int(key) <= 999):
+        if not (isinstance(key, str) and NUMBER.match(key) and 1 <= int(key) <= 999):
             raise bad(f"tile number {key!r} is not a number from 1 to 999")
         try:
             Tile.from_code(code)
