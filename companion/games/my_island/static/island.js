@@ -68,24 +68,38 @@ const MYISLAND = (() => {
     return out;
   }
 
+  // The rows and columns shown: all, or (``crop``, a phone's narrow screen) those of the
+  // island and one square around it, where tiles can go.
+  function shown(v, crop) {
+    const rows = v.board.length, cols = Math.max(...v.board.map((r) => r.length));
+    const placed = Object.keys(v.island).concat(v.proposal ? [v.proposal.square] : [])
+      .map((n) => [Number(n.slice(1)) - 1, n.charCodeAt(0) - 65]);
+    if (!crop || !placed.length) return [0, rows - 1, 0, cols - 1];
+    const rs = placed.map(([r]) => r), cs = placed.map(([, c]) => c);
+    const span = (lo, hi, n) => [Math.max(0, lo - 1), Math.min(n - 1, hi + 1)];
+    return [...span(Math.min(...rs), Math.max(...rs), rows), ...span(Math.min(...cs), Math.max(...cs), cols)];
+  }
+
   // The board: every square, its tile if any, the proposal drawn faint, and ``selected``.
   // ``onSquare(name)``: tapping a square (empty ones, or all with ``any``).
-  function drawBoard(root, v, { onSquare = null, selected = null, any = false } = {}) {
-    const rows = v.board.length, cols = Math.max(...v.board.map((r) => r.length));
-    root.setAttribute("viewBox", `0 0 ${cols * SIDE + MARGIN} ${rows * SIDE + MARGIN}`);
+  function drawBoard(root, v, { onSquare = null, selected = null, any = false, crop = false } = {}) {
+    const [r0, r1, c0, c1] = shown(v, crop);
+    const left = c0 * SIDE, top = r0 * SIDE;
+    root.setAttribute("viewBox", `${left} ${top} ${(c1 - c0 + 1) * SIDE + MARGIN} ${(r1 - r0 + 1) * SIDE + MARGIN}`);
     const capitols = new Set(Object.values(v.capitols));
     const kids = [];
-    for (let c = 0; c < cols; c++) {
-      const t = svg("text", { x: MARGIN + c * SIDE + HALF, y: 10, class: "mi-axis" });
+    for (let c = c0; c <= c1; c++) {
+      const t = svg("text", { x: MARGIN + c * SIDE + HALF, y: top + 10, class: "mi-axis" });
       t.textContent = colName(c);
       kids.push(t);
     }
     v.board.forEach((row, r) => {
-      const t = svg("text", { x: 6, y: MARGIN + r * SIDE + HALF + 3, class: "mi-axis" });
+      if (r < r0 || r > r1) return;
+      const t = svg("text", { x: left + 6, y: MARGIN + r * SIDE + HALF + 3, class: "mi-axis" });
       t.textContent = String(r + 1);
       kids.push(t);
       [...row].forEach((mark, c) => {
-        if (mark !== "#") return;
+        if (mark !== "#" || c < c0 || c > c1) return;
         const name = squareName(r, c), x = MARGIN + c * SIDE, y = MARGIN + r * SIDE;
         const placed = v.island[name];
         const g = svg("g", { "data-square": name, class: `mi-square${name === v.last ? " mi-last" : ""}` });

@@ -185,7 +185,9 @@
     const v = g.view, me = ctx.me.seat, p = v.proposal;
     const placing = !v.ended && v.actor === me && (v.phase === "setup" || (v.phase === "play" && ["place", "defend"].includes(v.step)));
     if (!placing) fresh();
-    drawBoard($("mi-board"), v, placing && !p ? { onSquare: (n) => { draft.square = n; ctx.redraw(); }, selected: draft.square } : {});
+    // in the rounds every tile goes beside the island: a phone shows the island and a square
+    // around it, larger; set-up tiles go anywhere
+    drawBoard($("mi-board"), v, { crop: v.phase !== "setup", ...(placing && !p ? { onSquare: (n) => { draft.square = n; ctx.redraw(); }, selected: draft.square } : {}) });
     const box = $("mi-turn");
     if (p && p.seat === me) {
       box.replaceChildren(el("h2", {}, "Check before you play"), ...proposalBox(g, p).filter(Boolean), el("p", { class: "row" },
@@ -203,5 +205,13 @@
     $("mi-my-hand").textContent = `${v.hands[me]} tile${v.hands[me] === 1 ? "" : "s"} in hand${v.playing_out.includes(me) ? " (playing out)" : ""}`;
   }
 
-  TC.game = { face, status, table, play };
+  // A phone's own score: the lines that hold points (nine lines, mostly 0, would fill the
+  // screen), then the total.
+  function myScore(g, me) {
+    const row = g.scores.find((r) => r.seat === me.seat);
+    if (!row) return null;
+    return [SCORESHEET.lines({ ...row, lines: row.lines.filter((l) => l.points !== 0) })];
+  }
+
+  TC.game = { face, status, table, play, myScore };
 })();
