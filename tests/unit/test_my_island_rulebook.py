@@ -344,3 +344,80 @@ def test_a_capitol_is_built_for_20_on_a_kingdom_of_four_road_connected_tiles():
     state = GAME.apply(state, BuildCapitol(0, "C2"))
     assert state.total(0) == before - 20 and state.capitols == {0: (1, 2)}
     assert state.seat == 1
+
+
+def test_the_island_is_complete_when_no_tile_can_fill_an_empty_square():
+    """A square whose neighbours demand land and water of the same quarter stays empty for
+    good: once every empty square is such, the island is complete and the game ends."""
+    from dataclasses import replace
+
+    from companion.games.my_island.placing import complete, fillable
+
+    north, south = "5:LLWW:----", "5:WWLL:----"  # Half tiles, land to the north or south
+    start = _to_rounds(3, {"board": ["###"] * 2}, [  # any set-up: replaced below
+        ("A1", north), ("B1", north), ("C1", north), ("A2", south)])  # fmt: skip
+    board = start.rules.board
+    tiles = {"A1": north, "B1": north, "C2": north}  # C1 and B2 lie between B1 and C2
+    island = {board.parse(q): Placed(Tile.from_code(c), 0, None, "setup") for q, c in tiles.items()}
+    state = replace(start, island=island)
+    # B2's north-east quarter: water by B1's south edge, land by C2's west edge; C1 likewise
+    assert not fillable(state.rules, island, (1, 1)) and not fillable(state.rules, island, (0, 2))
+    assert fillable(state.rules, island, (1, 0)) and not complete(state.rules, island)
+    state = _play(state, 0, "A2", south)
+    assert complete(state.rules, state.island)
+    assert GAME.outcome(state).reason == "the island is complete"
+
+
+def test_playing_out_a_player_may_take_a_tile_instead_of_playing():
+    from companion.games.my_island.state import PlayOut, Take
+
+    state = _to_rounds(3, {"board": ["#####"] * 3}, [
+        ("B2", "5:LLLL:----"), ("C2", "5:LLLL:----"), ("D2", "5:LLLL:----"),
+        ("A2", "5:WLLW:----")])  # fmt: skip
+    with pytest.raises(IllegalAction, match="only while playing out"):
+        GAME.apply(state, Take(0))
+    state = _play(_play(state, 0, "B1", "5:LLLL:----"), 1, "C1", "5:LLLL:----")
+    state = GAME.apply(GAME.apply(state, PlayOut(2)), Take(2))  # player 3 cannot play
+    assert state.hands == (2, 2, 4) and state.phase == "draw" and len(state.island) == 6
+
+
+def test_a_set_up_tile_beside_the_tile_played_may_be_bought_at_auction():
+    from companion.games.my_island.state import Buy, EndTurn
+
+    state = _to_rounds(3, {"auction": True})
+    with pytest.raises(IllegalAction, match="no set-up tile beside the tile just played"):
+        GAME.apply(state, Buy("C3", 1, 12))
+    state = _play(state, 0, "B3", "5:LLLL:----")  # beside the set-up tile on C3
+    assert state.step == "after" and GAME.player_view(state, None)["auction"] == ["C3"]
+    state = GAME.apply(state, Buy("C3", 1, 12))  # player 2's bid won
+    assert state.island[(2, 2)].owner == 1 and state.total(1) == -12
+    assert state.seat == 1  # nothing else to decide: the turn ended
+    later = _play(state, 1, "F2", "5:LLLL:----")  # beside the set-up tile on F3
+    assert GAME.apply(later, EndTurn()).seat == 2  # not bought: the auction closes
+
+
+def test_a_water_tile_goes_off_the_edge_where_its_neighbours_show_water_with_the_option():
+    state = _to_rounds(3, {"water_tiles": True})
+    plain = _to_rounds(3, {})
+    state = _play(state, 0, "C4", "5:LLWW:----")  # below C3: land north, water south
+    plain = _play(plain, 0, "C4", "5:LLWW:----")
+    with pytest.raises(IllegalAction, match="with the Water tiles option"):
+        GAME.apply(plain, Place(1, "C5", "WATER"))
+    state = GAME.apply(state, Place(1, "C5", "WATER"))  # below C4's water edge
+    assert state.proposal.how == "water" and [e.points for e in state.proposal.entries] == [5]
+    state = GAME.apply(state, Confirm(1))
+    assert state.island[(4, 2)].owner is None and state.hands[1] == 2
+    with pytest.raises(IllegalAction, match="does not match"):
+        GAME.apply(state, Place(2, "B3", "WATER"))  # beside C3's land edge
+    edge = _play(_to_rounds(3, {"water_tiles": True}), 0, "B3", "5:LLLL:----")
+    with pytest.raises(IllegalAction, match="not played on the board's edge"):
+        GAME.apply(edge, Place(1, "A3", "WATER"))
+
+
+def test_an_island_complete_after_the_set_up_ends_the_game_at_once():
+    north, south = "5:LLWW:----", "5:WWLL:----"
+    state = _to_rounds(3, {"board": ["###"] * 2}, [
+        ("C2", north), ("A1", north), ("B1", north), ("A2", south)])  # fmt: skip
+    # C1 and B2 cannot be filled: the corner they share with B1 and C2 is water by B1's
+    # south edge and land by C2's north-west quarter
+    assert GAME.outcome(state) is not None and state.phase == "over"

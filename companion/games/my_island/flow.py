@@ -48,7 +48,10 @@ def next_refill(state: State) -> State:
 
 def start_round(state: State, number: int, first: int) -> State:
     queue = tuple((first + i) % state.players for i in range(state.players))
-    return begin_turn(replace(state, phase="play", round=number, first=first, queue=queue))
+    state = replace(state, phase="play", round=number, first=first, queue=queue)
+    if complete(state.rules, state.island):  # a small board, filled by its set-up tiles
+        return finish(state, "the island is complete")
+    return begin_turn(state)
 
 
 def begin_turn(state: State) -> State:
