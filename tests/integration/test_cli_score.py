@@ -238,3 +238,49 @@ def test_a_misplayed_tile_in_the_island_file_is_named(tmp_path):
         "plays[7]: the tile's north edge (land and water) does not match the land of C4"
         in run.stderr
     ), run.stderr
+
+
+FIRST_GIANTS = Path(__file__).parents[2] / "docs" / "examples" / "first-giants.json"
+
+
+def test_score_first_giants_prints_each_players_total():
+    """The documented example: a complete Family set with an egg (6), a complete Size set
+    (12), an incomplete set (2), the News tokens held and points from effects."""
+    run = companion("score", "first-giants", str(FIRST_GIANTS))
+    assert run.returncode == 0, run.stderr
+    ann, bo, cy = json.loads(run.stdout)["players"]
+    assert (ann["set_tokens"], ann["news"], ann["total"]) == (6, 3, 9)
+    assert (bo["set_tokens"], bo["news"], bo["total"]) == (12, 5, 17)
+    assert (cy["set_tokens"], cy["news"], cy["points"], cy["total"]) == (2, 3, 3, 8)
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (lambda d: d.update(players=d["players"][:1]), "players: must list 2 to 5 players"),
+        (lambda d: d["news"].update({"size:large": 4}), "news: maps each News token"),
+        (
+            lambda d: d["players"][0]["sets"][0]["cards"][1].update(
+                size="medium", family="herbivore"
+            ),
+            "players[0].sets[0].cards[1]: a medium herbivore cannot join a set of one small",
+        ),
+        (lambda d: d["players"][1]["sets"][0].update(tokens=5), "players[1].sets[0].tokens"),
+        (
+            lambda d: d["players"][2]["news"].append("size:small"),
+            "players[2].news: size:small is held by another player",
+        ),
+        (
+            lambda d: d["players"][0]["sets"][0]["cards"][0].update(size="huge"),
+            "players[0].sets[0].cards[0].size: must be small, medium, large or egg, not 'huge'",
+        ),
+    ],
+)
+def test_a_malformed_museum_file_exits_2_naming_the_field(tmp_path, change, message):
+    data = json.loads(FIRST_GIANTS.read_text())
+    change(data)
+    path = tmp_path / "museum.json"
+    path.write_text(json.dumps(data))
+    run = companion("score", "first-giants", str(path))
+    assert run.returncode == 2, run.stdout
+    assert message in run.stderr and "Traceback" not in run.stderr, run.stderr

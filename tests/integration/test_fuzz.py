@@ -16,12 +16,14 @@ WORDS = ["type", "seat", "player", "values", "hex", "picks", "axis", "card", "ca
 WORDS += ["category", "shape", "action", "pin", "expected_seq", "name", "game", "players"]
 WORDS += ["options", "again", "source", "confidence", "variant", "s_card", "categories"]
 WORDS += ["square", "tile", "turn", "buyer", "price", "target", "board", "catalogue"]
+WORDS += ["site", "slot", "family", "size", "into", "effect", "free", "reason", "amber"]
 
 
 SETUPS = {
     "first-island": {"game": "first-island", "players": 2, "options": {"s_card": 4}},
     "score-pad": {"game": "score-pad", "players": 3, "options": {"categories": "A, B"}},
     "my-island": {"game": "my-island", "players": 3, "options": {"board": ["###"] * 3}},
+    "first-giants": {"game": "first-giants", "players": 3, "options": {}},
 }
 
 
