@@ -124,6 +124,14 @@ def _demo_opener(hub, database: Path, count: int):
     return lambda: open_demo_camera(folder, wants_roll, count)
 
 
+def _rolls_dice(game: str | None) -> bool:
+    """Does ``game`` ever want dice (it has its own ``dice``), if not at its start? Its demo's
+    camera then draws each roll as it is asked for."""
+    from companion.engine.game import GameBase, get_game
+
+    return game is not None and type(get_game(game)).dice is not GameBase.dice
+
+
 def _demo_die(database: Path, game: str, symbols: tuple[str, ...], threads: int):
     """The symbol die the demo's game rolls, taught from rendered shows (once), or why not."""
     from companion.device.demo import demo_die
@@ -364,7 +372,7 @@ def serve(
     if camera == "demo" and symbols:
         dice = 0  # the game's dice change from roll to roll: each drawn as it is asked for
         custom, die_problem = _demo_die(database, demo, symbols, threads)
-    elif camera == "demo" and not dice:
+    elif camera == "demo" and not dice and not _rolls_dice(demo):
         camera = "none"  # the demo's game rolls no dice: nothing for its camera to replay
     device = start_device(
         hub,

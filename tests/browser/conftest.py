@@ -75,6 +75,13 @@ def island_server(tmp_path):
     yield from _serve(tmp_path, [], game="my-island")
 
 
+@pytest.fixture
+def war_server(tmp_path):
+    """`companion serve --demo first-war`: the demo's camera draws the population die when
+    the game asks for it."""
+    yield from _serve(tmp_path, [], game="first-war")
+
+
 def _serve(tmp_path, extra, config="", game=None):
     port = _free_port()
     env = {**os.environ, "COMPANION_CONFIG": str(tmp_path / "none.toml")}

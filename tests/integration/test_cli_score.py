@@ -284,3 +284,52 @@ def test_a_malformed_museum_file_exits_2_naming_the_field(tmp_path, change, mess
     run = companion("score", "first-giants", str(path))
     assert run.returncode == 2, run.stdout
     assert message in run.stderr and "Traceback" not in run.stderr, run.stderr
+
+
+FIRST_WAR = Path(__file__).parents[2] / "docs" / "examples" / "first-war.json"
+
+
+def test_score_first_war_reports_each_sides_standing_and_no_winner_yet():
+    run = companion("score", "first-war", str(FIRST_WAR))
+    assert run.returncode == 0, run.stderr
+    out = json.loads(run.stdout)
+    one, two = out["sides"]
+    # 2 Farmers on Fields (6) + 3 healthy Hunters on Plain and Forest (3), for 10
+    assert (one["population"], one["food"], one["food_balance"]) == (10, 9, -1)
+    assert (one["research"], one["points_spent"]) == (3, 12)  # C3's two Scientists; 2 types
+    assert (two["food_balance"], two["research"], two["points_spent"]) == (3, 1, 0)
+    assert (out["winner"], out["reason"]) == (None, None)
+
+
+def test_score_first_war_names_the_winner_and_why(tmp_path):
+    data = json.loads(FIRST_WAR.read_text())
+    data["sides"][1]["pieces"]["K6"] = ["healer", "farmer"]  # no Scientist left there...
+    data["sides"][1]["pieces"]["J5"] = ["farmer", "farmer"]  # ...nor anywhere: lost
+    path = tmp_path / "position.json"
+    path.write_text(json.dumps(data))
+    out = json.loads(companion("score", "first-war", str(path)).stdout)
+    assert (out["winner"], out["reason"]) == (1, "player 2 lost: its last scientist lost")
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (lambda d: d.update(sides=d["sides"][:1]), "sides: must list the 2 sides"),
+        (lambda d: d["terrain"].update(A1="swamp"), "terrain: maps cells to lake, fields"),
+        (lambda d: d["sides"][0]["pieces"].update(Z9=["hunter"]), "sides[0].pieces: 'Z9'"),
+        (
+            lambda d: d["sides"][0]["pieces"].update(F6=["hunter"]),
+            "sides[0].pieces.F6: pieces stand on revealed land only",
+        ),
+        (lambda d: d["sides"][1]["pieces"].update(K6=["knight"]), "sides[1].pieces.K6: 'knight'"),
+        (lambda d: d["sides"][0].update(active=["V-1"]), "sides[0].active: 'V-1'"),
+    ],
+)
+def test_a_malformed_position_file_exits_2_naming_the_field(tmp_path, change, message):
+    data = json.loads(FIRST_WAR.read_text())
+    change(data)
+    path = tmp_path / "position.json"
+    path.write_text(json.dumps(data))
+    run = companion("score", "first-war", str(path))
+    assert run.returncode == 2, run.stdout
+    assert message in run.stderr and "Traceback" not in run.stderr, run.stderr

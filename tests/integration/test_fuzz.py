@@ -17,6 +17,7 @@ WORDS += ["category", "shape", "action", "pin", "expected_seq", "name", "game", 
 WORDS += ["options", "again", "source", "confidence", "variant", "s_card", "categories"]
 WORDS += ["square", "tile", "turn", "buyer", "price", "target", "board", "catalogue"]
 WORDS += ["site", "slot", "family", "size", "into", "effect", "free", "reason", "amber"]
+WORDS += ["frm", "to", "kind", "wounded", "reveal", "stacks", "covers", "piece", "level"]
 
 
 SETUPS = {
@@ -24,6 +25,7 @@ SETUPS = {
     "score-pad": {"game": "score-pad", "players": 3, "options": {"categories": "A, B"}},
     "my-island": {"game": "my-island", "players": 3, "options": {"board": ["###"] * 3}},
     "first-giants": {"game": "first-giants", "players": 3, "options": {}},
+    "first-war": {"game": "first-war", "players": 2, "options": {}},
 }
 
 
