@@ -333,3 +333,44 @@ def test_a_malformed_position_file_exits_2_naming_the_field(tmp_path, change, me
     run = companion("score", "first-war", str(path))
     assert run.returncode == 2, run.stdout
     assert message in run.stderr and "Traceback" not in run.stderr, run.stderr
+
+
+SMALL_ISLANDS = Path(__file__).parents[2] / "docs" / "examples" / "small-islands.json"
+
+
+def test_score_small_islands_totals_each_players_rewards_ships_and_discovery_tokens():
+    """The documented example: the rulebook's 9 and 10, then its 10 and 5."""
+    run = companion("score", "small-islands", str(SMALL_ISLANDS))
+    assert run.returncode == 0, run.stderr
+    one, two = json.loads(run.stdout)["players"]
+    assert (one["rewards"], one["ships"], one["total"]) == (9 + 10, 4, 23)
+    assert (two["rewards"], two["ships"], two["discovery"], two["total"]) == (10 + 5, 2, 3, 20)
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (lambda d: d.update(players=[]), "players: must list 1 to 4 players"),
+        (
+            lambda d: d["players"][0]["rounds"][0].update(reward="gold"),
+            "players[0].rounds[0].reward: must be one of",
+        ),
+        (
+            lambda d: d["players"][0]["rounds"][0]["islands"][1].update(flowers=1),
+            "players[0].rounds[0].islands[1]: the island does not fulfil the mission",
+        ),
+        (
+            lambda d: d["players"][1]["rounds"][0]["islands"][0].update(gold=1),
+            "players[1].rounds[0].islands[0]: 'gold' is no count",
+        ),
+        (lambda d: d["players"][1].update(ships=-1), "players[1].ships: must be a whole number"),
+    ],
+)
+def test_a_malformed_reward_file_exits_2_naming_the_field(tmp_path, change, message):
+    data = json.loads(SMALL_ISLANDS.read_text())
+    change(data)
+    path = tmp_path / "rewards.json"
+    path.write_text(json.dumps(data))
+    run = companion("score", "small-islands", str(path))
+    assert run.returncode == 2, run.stdout
+    assert message in run.stderr and "Traceback" not in run.stderr, run.stderr

@@ -18,6 +18,7 @@ WORDS += ["options", "again", "source", "confidence", "variant", "s_card", "cate
 WORDS += ["square", "tile", "turn", "buyer", "price", "target", "board", "catalogue"]
 WORDS += ["site", "slot", "family", "size", "into", "effect", "free", "reason", "amber"]
 WORDS += ["frm", "to", "kind", "wounded", "reveal", "stacks", "covers", "piece", "level"]
+WORDS += ["take", "bonus", "ship", "counts", "ports", "discovery", "mission", "later"]
 
 
 SETUPS = {
@@ -26,6 +27,7 @@ SETUPS = {
     "my-island": {"game": "my-island", "players": 3, "options": {"board": ["###"] * 3}},
     "first-giants": {"game": "first-giants", "players": 3, "options": {}},
     "first-war": {"game": "first-war", "players": 2, "options": {}},
+    "small-islands": {"game": "small-islands", "players": 3, "options": {}},
 }
 
 
