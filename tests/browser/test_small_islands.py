@@ -138,27 +138,31 @@ def test_three_players_play_small_islands_and_no_phone_sees_anothers_objective(
 
 def test_a_solo_game_against_alexis(server, browser):
     game_id, table, (ann,), _ = new_game(server, browser, 1, {"alexis": 1})
+    step(server, game_id, table, table.get_by_role("button", name="Make Alexis' exploration stack"))
+    deck = game(server, game_id)["view"]["deck"]
+    kinds = [game(server, game_id)["view"]["exploration"][str(c)] for c in deck]
+    assert (kinds.count("explore"), kinds.count("land")) == (6, 4)  # Alexis card 1's counts
     for _ in range(4):
         choose(server, game_id, [ann], (8,))  # any island; the scarcest resource
         g = game(server, game_id)
         while g["view"]["phase"] == "explore":
-            if g["view"]["turn"] == 0:
-                land = ann.get_by_role("button", name="Land my ship")
-                if not g["view"]["nav"] and g["view"]["own_ship"][0]:
-                    g = step(server, game_id, ann, land)
+            v = g["view"]
+            if v["turn"] == 0:
+                if not v["nav"] and v["own_ship"][0]:
+                    g = step(server, game_id, ann, ann.get_by_role("button", name="Land my ship"))
                     break
                 g = step(server, game_id, ann, ann.get_by_role("button", name="Tile 1", exact=True))
                 continue
             table.wait_for_selector("#status:has-text('draw his exploration card')")
-            table.fill(".si-card", "12" if not g["view"]["nav"] else "1")
-            g = step(server, game_id, table, table.get_by_role("button", name="Draw"))
-            placed = "Placed" if g["view"]["card"]["take"] != 2 else "Cannot place (1 PP to Alexis)"
-            g = step(server, game_id, table, table.get_by_role("button", name=placed, exact=True))
+            g = step(server, game_id, table, table.get_by_role("button", name="Draw Alexis' card"))
+            card = g["view"]["card"]  # the table says what Alexis does
+            said = "Alexis lands" if card["lands"] else f"Alexis takes face-up tile {card['take']}"
+            table.wait_for_selector(f"#si-board:has-text(\"{said}\")")
+            g = step(server, game_id, table, table.get_by_role("button", name="Placed", exact=True))
         island(server, game_id, ann, fruits=2, tiles=2)  # 2 x 2 + 2
         step(server, game_id, ann, ann.get_by_role("button", name="No more Houses"))
         table.wait_for_selector("text=Alexis' card for his mission")  # the page has caught up
-        table.fill(".si-card", "3")
-        step(server, game_id, table, table.get_by_role("button", name="Draw"))
+        step(server, game_id, table, table.get_by_role("button", name="Draw Alexis' card"))
         table.fill(".si-alexis-islands", "2")
         step(server, game_id, table, table.get_by_role("button", name="Alexis' Houses placed"))
     ann.fill(".si-ports", "2")
@@ -169,6 +173,5 @@ def test_a_solo_game_against_alexis(server, browser):
     final = game(server, game_id)
     rows = {(r["seat"], r["name"]): r["total"] for r in final["scores"]}
     assert rows[(0, None)] == 4 * 6 + 2
-    alexis = rows[(None, "Alexis")]
-    assert alexis == 1 + 20 + 8  # a port, his card's 20 PP, 1 a House (8 placed)
+    assert rows[(None, "Alexis")] == 1 + 20 + 8  # a port, his card's 20 PP, 1 a House (8)
     assert "Alexis" in table.locator("#results").inner_text()

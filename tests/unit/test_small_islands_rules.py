@@ -11,6 +11,7 @@ from companion.games.small_islands import cards
 from companion.games.small_islands.state import (
     ALEXIS,
     AlexisCard,
+    AlexisDeck,
     AlexisHouses,
     AlexisPlaced,
     Choose,
@@ -138,8 +139,24 @@ def test_temples_draw_discovery_tokens_in_the_advanced_mode():
     assert state.discovery == (2, 0)  # the rulebook's example: 2 tokens
 
 
-def test_alexis_explores_by_his_card_and_a_tile_he_cannot_place_gives_him_1_pp():
+STACK = AlexisDeck((1, 2, 3, 4, 5, 6, 7, 11, 12, 13))  # Alexis card 2: 7 Explore, 3 Land
+
+
+def test_alexis_exploration_stack_follows_his_cards_counts():
     state = _chosen(GAME.setup(1, {"alexis": 2}))
+    with pytest.raises(IllegalAction, match="takes 7 Explore and 3 Land cards"):
+        GAME.apply(state, AlexisDeck((1, 2, 3)))
+    state = GAME.apply(GAME.apply(state, STACK), Explore(0, 1))
+    with pytest.raises(IllegalAction, match="not in Alexis' exploration stack"):
+        GAME.apply(state, AlexisCard(15))
+    state = GAME.apply(GAME.apply(state, AlexisCard(2)), AlexisPlaced(True))
+    state = GAME.apply(state, Explore(0, 1))
+    with pytest.raises(IllegalAction, match="drawn already"):
+        GAME.apply(state, AlexisCard(2))
+
+
+def test_alexis_explores_by_his_card_and_a_tile_he_cannot_place_gives_him_1_pp():
+    state = GAME.apply(_chosen(GAME.setup(1, {"alexis": 2})), STACK)
     state = GAME.apply(state, Explore(0, 2))
     with pytest.raises(IllegalAction, match="not player 1's turn"):
         GAME.apply(state, Explore(0, 1))
@@ -153,25 +170,26 @@ def test_alexis_explores_by_his_card_and_a_tile_he_cannot_place_gives_him_1_pp()
 
 
 def test_alexis_lands_on_a_land_card_once_the_navigation_stack_is_empty():
-    state = _chosen(GAME.setup(1, {"alexis": 2}))
+    state = GAME.apply(_chosen(GAME.setup(1, {"alexis": 2})), STACK)
     state = GAME.apply(state, Explore(0, 1))
     state = GAME.apply(state, AlexisCard(12))  # a Land card, with tiles still to navigate:
     assert not GAME.player_view(state, None)["card"]["lands"]  # ...he explores (action B)
     state = GAME.apply(state, AlexisPlaced(True))
+    explore = iter((1, 2, 3, 4, 5, 6, 7))
     while state.nav or state.seat == 0:  # to Alexis' turn with the navigation stack empty
         if state.seat == 0:
             state = GAME.apply(state, Explore(0, 1))
         else:
-            state = GAME.apply(GAME.apply(state, AlexisCard(1)), AlexisPlaced(True))
-    state = GAME.apply(state, AlexisCard(12))
+            state = GAME.apply(GAME.apply(state, AlexisCard(next(explore))), AlexisPlaced(True))
+    state = GAME.apply(state, AlexisCard(11))
     assert GAME.player_view(state, None)["card"]["lands"]
     state = GAME.apply(state, AlexisPlaced(True))
     assert state.phase == "reward" and state.landed[-1] == "Alexis"
     state = GAME.apply(state, Rewarded(0))
     with pytest.raises(IllegalAction, match="draw Alexis' card"):
         GAME.apply(state, AlexisHouses(2))
-    state = GAME.apply(GAME.apply(state, AlexisCard(3)), AlexisHouses(2))
-    assert state.round == 2 and state.alexis_houses == 6
+    state = GAME.apply(GAME.apply(state, AlexisCard(13)), AlexisHouses(2))
+    assert state.round == 2 and state.alexis_houses == 6 and state.drawn == ()  # reshuffled
 
 
 def test_you_win_a_solo_game_only_by_beating_alexis():

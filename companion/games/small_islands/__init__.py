@@ -61,15 +61,16 @@ class SmallIslands(GameBase):
         if state.ended:
             return ToAct()
         p = state.phase
+        stack = state.alexis is not None and not state.deck  # Alexis' stack to make
         if p == "explore":
             who = views.whose(state)
-            return ToAct(() if who is None else (who,), table=who is None)
+            return ToAct(() if who is None else (who,), table=who is None or stack)
         seats = tuple(s for s in range(state.players) if s not in state.ready)
         alexis = state.alexis is not None and (
             (p == "reward" and not state.alexis_reward)
             or (p == "ships" and not any(e.key == "alexis_end" for e in state.ledger))
         )
-        return ToAct(seats, table=alexis)
+        return ToAct(seats, table=alexis or stack)
 
     def finish_action(self, state: State) -> Finish | None:
         return None if state.ended else Finish()

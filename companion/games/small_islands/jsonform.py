@@ -15,7 +15,7 @@ def to_json(state: State) -> dict:
     data["later"] = {str(k): asdict(v) for k, v in state.later.items()}
     data["ready"] = sorted(state.ready)
     data["ledger"] = [asdict(e) for e in state.ledger]
-    for k in ("hands", "bonus", "houses", "own_ship", "landed", "discovery"):
+    for k in ("hands", "bonus", "houses", "own_ship", "landed", "discovery", "deck", "drawn"):
         data[k] = list(data[k])
     return data
 
@@ -26,6 +26,6 @@ def from_json(data: Mapping[str, Any]) -> State:
     d["later"] = {int(k): Objective(**v) for k, v in d["later"].items()}
     d["ready"] = frozenset(d["ready"])
     d["ledger"] = tuple(Entry(**e) for e in d["ledger"])
-    for k in ("hands", "bonus", "houses", "own_ship", "landed", "discovery"):
+    for k in ("hands", "bonus", "houses", "own_ship", "landed", "discovery", "deck", "drawn"):
         d[k] = tuple(d[k])
     return State(**d)

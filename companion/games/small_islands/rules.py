@@ -22,6 +22,7 @@ from companion.games.small_islands.state import (
     ROW,
     SHIPS,
     AlexisCard,
+    AlexisDeck,
     AlexisHouses,
     AlexisPlaced,
     Choose,
@@ -239,13 +240,52 @@ def alexis_turn(state: State) -> bool:
     return state.alexis is not None and state.phase == "explore" and state.seat == state.players
 
 
+def _alexis_deck(state: State, a: AlexisDeck) -> State:
+    if state.alexis is None or state.deck:
+        raise refuse("Alexis' exploration stack is made once, in a solo game", "islands/alexis")
+    explore, land = cards.ALEXIS[state.alexis][1:3]
+    kinds = [cards.EXPLORATION[c][0] for c in a.cards if c in cards.EXPLORATION]
+    if (
+        len(set(a.cards)) != len(a.cards)
+        or len(kinds) != len(a.cards)
+        or kinds.count("explore") != explore
+        or kinds.count("land") != land
+    ):
+        raise refuse(
+            f"Alexis card {state.alexis} takes {explore} Explore and {land} Land cards, each once",
+            "islands/card",
+        )
+    return replace(state, deck=tuple(a.cards))
+
+
+def _draw(state: State, card: int) -> State:
+    """Alexis draws ``card`` from his stack (shuffled again when it runs out)."""
+    if card not in state.deck:
+        raise refuse(
+            f"card {card} is not in Alexis' exploration stack "
+            f"({', '.join(map(str, sorted(state.deck)))})",
+            "islands/card",
+        )
+    drawn = () if len(state.drawn) >= len(state.deck) else state.drawn
+    if card in drawn:
+        raise refuse(
+            f"card {card} was drawn already; the stack is shuffled when it runs out", "islands/card"
+        )
+    return replace(state, drawn=(*drawn, card))
+
+
 def _alexis_card(state: State, a: AlexisCard) -> State:
     if a.card not in cards.EXPLORATION:
         raise refuse("name Alexis' exploration card by its number, 1 to 15", "islands/card")
+    if not state.deck:
+        raise refuse("make Alexis' exploration stack first", "islands/alexis")
     if state.phase == "reward":
-        return replace(state, card=a.card)
+        if state.card is not None or state.alexis_reward:
+            raise refuse("Alexis has drawn his card for this reward", "islands/alexis")
+        return replace(_draw(state, a.card), card=a.card)
     if not alexis_turn(state) or state.card is not None:
         raise refuse("it is not Alexis' turn to draw", "action/not_your_turn")
+    state = _draw(state, a.card)
     take = cards.EXPLORATION[a.card][1]
     if take > state.row:
         # the tile he wants is not there: the last reward, starting with Alexis
@@ -285,7 +325,9 @@ def _alexis_houses(state: State, a: AlexisHouses) -> State:
         if state.card is None:
             raise refuse("draw Alexis' card for his mission first", "islands/alexis")
         n = min(a.islands, state.alexis_houses)
-        state = replace(state, alexis_houses=state.alexis_houses - n, alexis_reward=True, card=None)
+        state = replace(
+            state, alexis_houses=state.alexis_houses - n, alexis_reward=True, card=None, drawn=()
+        )  # his stack is shuffled again
         return _after_reward(state)
     if state.phase == "ships":
         _, _, points, per_house = cards.ALEXIS[state.alexis][1:]
@@ -334,6 +376,7 @@ def apply(state: State, action: Any) -> State:
 
 _HANDLERS = {
     Choose: _choose, Explore: _explore, Land: _land, Island: _island, Rewarded: _rewarded,
-    Ship: _ship, AlexisCard: _alexis_card, AlexisPlaced: _alexis_placed,
+    Ship: _ship, AlexisDeck: _alexis_deck, AlexisCard: _alexis_card,
+    AlexisPlaced: _alexis_placed,
     AlexisHouses: _alexis_houses,
 }  # fmt: skip

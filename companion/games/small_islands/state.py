@@ -62,6 +62,8 @@ class State:
     ledger: tuple[Entry, ...] = ()
     discovery: tuple[int, ...] = ()  # Discovery tokens kept (advanced)
     card: int | None = None  # Alexis' exploration card being played
+    deck: tuple[int, ...] = ()  # Alexis' exploration stack (his card's counts of each kind)
+    drawn: tuple[int, ...] = ()  # drawn from it since it was last shuffled
     alexis_reward: bool = False  # Alexis has had this round's reward
     ended: str | None = None
 
@@ -155,6 +157,16 @@ class AlexisCard:
 
 
 @dataclass(frozen=True)
+class AlexisDeck:
+    """Alexis' exploration stack, picked at random at the table once: as many Explore and
+    Land cards (by number) as his Alexis card says."""
+
+    type: ClassVar[str] = "alexis_deck"
+    cards: tuple[int, ...]
+    seat: None = None
+
+
+@dataclass(frozen=True)
 class AlexisPlaced:
     """Where Alexis' tile (or ship) went: placed as the card says, or impossible (a tile
     then leaves the game for 1 PP; a ship: he explores instead)."""
@@ -190,6 +202,7 @@ ACTIONS = (
     Island,
     Rewarded,
     Ship,
+    AlexisDeck,
     AlexisCard,
     AlexisPlaced,
     AlexisHouses,

@@ -10,6 +10,7 @@ from companion.games.small_islands.state import (
     ALEXIS,
     ALEXIS_HOUSES,
     AlexisCard,
+    AlexisDeck,
     AlexisHouses,
     AlexisPlaced,
     Choose,
@@ -33,14 +34,16 @@ def legal_actions(state: State, seat: int | None) -> list:
     if seat is None:
         if state.alexis is None:
             return []
+        if not state.deck:
+            explore, land = cards.ALEXIS[state.alexis][1:3]
+            return [AlexisDeck(tuple(range(1, explore + 1)) + tuple(range(11, 11 + land)))]
+        left = [c for c in state.deck if c not in state.drawn] or list(state.deck)
         if p == "explore" and rules.alexis_turn(state):
-            return (
-                [AlexisPlaced(True), AlexisPlaced(False)]
-                if state.card
-                else [AlexisCard(c) for c in (1, 6, 11, 14)]
-            )
+            if state.card:
+                return [AlexisPlaced(True), AlexisPlaced(False)]
+            return [AlexisCard(c) for c in left[:4]]
         if p == "reward" and not state.alexis_reward:
-            return [AlexisHouses(2)] if state.card else [AlexisCard(3)]
+            return [AlexisHouses(2)] if state.card else [AlexisCard(left[0])]
         if p == "ships" and not any(e.key == "alexis_end" for e in state.ledger):
             return [AlexisHouses(0, 2)]
         return []
@@ -142,6 +145,10 @@ def player_view(state: State, seat: int | None) -> dict:
         "landed": list(state.landed),
         "ready": sorted(state.ready),
         "alexis_done": state.alexis_reward,
+        "deck": list(state.deck),
+        "drawn": list(state.drawn),
+        "alexis_counts": list(cards.ALEXIS[state.alexis][1:3]) if state.alexis else None,
+        "exploration": {str(k): v[0] for k, v in cards.EXPLORATION.items()},
         "totals": totals,
         "alexis_total": state.total(ALEXIS) if state.alexis is not None else None,
         # secret: a phone's own objective; everyone's at the end; the table's none before
@@ -183,6 +190,8 @@ def describe(action: Any) -> str:
         return f"{who} finished the reward."
     if isinstance(action, Ship):
         return f"{who} counted {action.ports} Ports around the ships."
+    if isinstance(action, AlexisDeck):
+        return f"Alexis' exploration stack was made ({len(action.cards)} cards)."
     if isinstance(action, AlexisCard):
         return f"Alexis drew exploration card {action.card}."
     if isinstance(action, AlexisPlaced):

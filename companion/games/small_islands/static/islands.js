@@ -48,12 +48,26 @@
       el("p", { class: "muted" }, `Ships landed: ${v.landed.length ? v.landed.map((s) => (s === "Alexis" ? s : `player ${s}`)).join(", ") : "none yet"}; ${v.grey} grey ship(s) left`)];
   }
 
+  // Alexis' stack: his card's counts of Explore and Land cards, picked at random here (the
+  // chance enters the game as an action, as a roll does); each draw a card left in it.
+  const shuffled = (xs) => { const a = xs.slice(); for (let i = a.length - 1; i > 0; i--) { const j = Math.floor(Math.random() * (i + 1)); [a[i], a[j]] = [a[j], a[i]]; } return a; };
+  function makeStack(v) {
+    const [explore, land] = v.alexis_counts, of = (k) => Object.keys(v.exploration).filter((c) => v.exploration[c] === k).map(Number);
+    return [...shuffled(of("explore")).slice(0, explore), ...shuffled(of("land")).slice(0, land)];
+  }
   function alexisBox(v, ctx) {
     if (!v.solo || !ctx.host) return [];
     const out = [];
+    if (!v.deck.length) {
+      out.push(el("button", { class: "primary", onclick: () => ctx.act({ type: "alexis_deck", cards: makeStack(v) }) }, "Make Alexis' exploration stack"));
+      return out;
+    }
     const pick = (label, send) => {
+      const left = v.deck.filter((c) => !v.drawn.includes(c));
       const n = kept("card", { type: "number", min: 1, max: 15, size: 3, "aria-label": "exploration card number", class: "si-card", value: "" });
-      return el("div", { class: "row" }, el("label", {}, `${label} `, n), el("button", { class: "primary", onclick: () => send(Number(n.value)) }, "Draw"));
+      return el("div", { class: "row" }, el("span", {}, `${label} `),
+        el("button", { class: "primary", onclick: () => { const from = left.length ? left : v.deck; send(from[Math.floor(Math.random() * from.length)]); } }, "Draw Alexis' card"),
+        el("label", {}, " or the card drawn by hand ", n), el("button", { onclick: () => send(Number(n.value)) }, "Draw"));
     };
     if (v.alexis_turn && !v.card) out.push(pick("Alexis' exploration card:", (c) => ctx.act({ type: "alexis_card", card: c })));
     if (v.alexis_turn && v.card) {
