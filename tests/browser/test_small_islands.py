@@ -157,7 +157,7 @@ def test_a_solo_game_against_alexis(server, browser):
             g = step(server, game_id, table, table.get_by_role("button", name="Draw Alexis' card"))
             card = g["view"]["card"]  # the table says what Alexis does
             said = "Alexis lands" if card["lands"] else f"Alexis takes face-up tile {card['take']}"
-            table.wait_for_selector(f"#si-board:has-text(\"{said}\")")
+            table.wait_for_selector(f'#si-board:has-text("{said}")')
             g = step(server, game_id, table, table.get_by_role("button", name="Placed", exact=True))
         island(server, game_id, ann, fruits=2, tiles=2)  # 2 x 2 + 2
         step(server, game_id, ann, ann.get_by_role("button", name="No more Houses"))
