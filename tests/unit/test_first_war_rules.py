@@ -98,37 +98,35 @@ def _fight(attacker, defender, cell="F6"):
     return conflict.next_battle(s)
 
 
-H, F, HL = Piece("hunter", came=(0, -1)), Piece("farmer", came=(0, -1)), Piece("healer")
+H, F = Piece("hunter", came=(0, -1)), Piece("farmer", came=(0, -1))
+
+
+HEALER = Piece("healer", came=(0, -1))
+WH, WF = Piece("hunter", wounded=True), Piece("farmer", wounded=True)
 
 
 @pytest.mark.parametrize(
-    "attacker, defender, a_left, d_left",
+    "attacker, defender, ours, theirs, retreating",
     [
-        ((H,), (Piece("hunter"),), "H", "wounded hunter: retreats"),  # 2 v 1: simple
-        ((H,), (Piece("farmer"),), "wounded hunter: retreats", "wounded farmer"),  # 2 v 2: tie
-        ((H, H), (Piece("hunter"),), "HH", "lost"),  # 4 v 1: triple
-        ((F,), (Piece("healer"),), "F", "lost"),  # 1 v 0: any against 0 is triple
-        ((Piece("healer", came=(0, -1)),), (Piece("scientist"),), "", ""),  # 0 v 0: cannot attack?
-    ],
+        ((H,), (Piece("hunter"),), (H,), (WH,), 1),  # 2 v 1: the weaker wounded, retreats
+        ((H,), (Piece("farmer"),), ("wounded",), (WF,), 0),  # 2 v 2: both wounded, attacker out
+        ((H, H), (Piece("hunter"),), (H, H), (), None),  # 4 v 1: triple, back to the track
+        ((F,), (Piece("healer"),), (F,), (), None),  # 1 v 0: any strength against 0 is triple
+        ((HEALER,), (Piece("scientist"),), ("wounded",), (Piece("scientist", wounded=True),), 0),
+    ],  # the last: 0 v 0 is a tie
 )
-def test_the_conflict_table(attacker, defender, a_left, d_left):
+def test_the_conflict_table(attacker, defender, ours, theirs, retreating):
     s = _fight(attacker, defender)
-    if not a_left:
-        # a Healer attacks with 0 against 0: a tie, both wounded, the attacker retreats
-        s = GAME.apply(GAME.apply(s, Stacks(1, (0,))), Cover(0, (0,)))
-        assert s.pieces(1, C("F6"))[0].wounded
-        return
     s = GAME.apply(GAME.apply(s, Stacks(1, (0,) * len(defender))), Cover(0, (0,) * len(attacker)))
-    here = [p for p in s.pieces(0, C("F6"))]
-    theirs = list(s.pieces(1, C("F6")))
-    if d_left == "lost":
-        assert theirs == [] and s.sides[1].count() == 6
-    elif d_left == "wounded farmer":
-        assert theirs == [Piece("farmer", wounded=True)]
-    if a_left in ("H", "HH", "F"):
-        assert len(here) == len(a_left) and not any(p.wounded for p in here)
-    if "retreats" in d_left or "retreats" in a_left:
-        assert s.battle is not None and s.battle.retreats
+    mine = s.pieces(0, C("F6"))
+    assert len(mine) == len(ours)
+    for p, want in zip(mine, ours, strict=True):
+        assert p.wounded if want == "wounded" else not p.wounded
+    assert (
+        tuple(replace(p, steps=0, came=None, stopped=False) for p in s.pieces(1, C("F6"))) == theirs
+    )
+    owed = s.battle.retreats if s.battle is not None else ()
+    assert [seat for seat, _, _ in owed] == ([] if retreating is None else [retreating])
 
 
 def test_a_retreat_goes_where_the_rules_allow():
