@@ -44,6 +44,7 @@ def act(server, game_id, page, click):
 
 def take(server, game_id, phone, site, slot, refill):
     act(server, game_id, phone, f'[data-site="{site}"] .fg-take >> nth={slot}')
+    phone.wait_for_selector(f"text=Refill dig site {site + 1}")  # the page has caught up
     phone.select_option("#fg-actions .fg-family", refill[0])
     phone.select_option("#fg-actions .fg-size", refill[1])
     return act(server, game_id, phone, phone.get_by_role("button", name="Refill"))
@@ -69,7 +70,10 @@ def test_three_players_play_first_giants_to_the_end(server, browser, shot):
 
     # the host deals the dig sites' eight cards at the table
     table.wait_for_selector("#status:has-text('Deal the dig sites')")
-    for family, size in DEAL:
+    for i, (family, size) in enumerate(DEAL):
+        table.wait_for_selector(
+            f"#fg-deal h3:has-text('Deal dig site {i // 2 + 1}: card {i % 2 + 1}')"
+        )
         table.select_option("#fg-deal .fg-family", family)
         table.select_option("#fg-deal .fg-size", size)
         act(server, game_id, table, table.get_by_role("button", name="Deal"))
@@ -84,6 +88,7 @@ def test_three_players_play_first_giants_to_the_end(server, browser, shot):
     ann.fill("#fg-reason", "Ammonite")
     ann.fill("#fg-points", "1")
     act(server, game_id, ann, ann.get_by_role("button", name="Record"))
+    ann.wait_for_selector("text=Refill dig site 4")
     ann.select_option("#fg-actions .fg-family", "marine")
     ann.select_option("#fg-actions .fg-size", "medium")
     act(server, game_id, ann, ann.get_by_role("button", name="Refill"))

@@ -37,12 +37,22 @@
   }
 
   // A card entered as dealt or refilled: by the deck list's name, or its Family and Size.
-  function cardForm(g, label, send) {
+  // What is picked in a card form survives the redraws the live link brings, until the game
+  // moves on to another card (``moment``): a redraw between the picking and the tap must
+  // not deal the default card.
+  let picked = { moment: null };
+  function cardForm(g, label, moment, send) {
     const v = g.view;
-    const family = el("select", { "aria-label": "Family", class: "fg-family" }, v.families.map((f) => el("option", { value: f }, f)));
-    const size = el("select", { "aria-label": "Size", class: "fg-size" }, SIZES.map((s) => el("option", { value: s }, s)));
-    const named = v.deck.length ? el("select", { "aria-label": "card from the deck list", class: "fg-name" },
-      el("option", { value: "" }, "— or by name —"), v.deck.map((n) => el("option", { value: n }, n))) : null;
+    if (picked.moment !== moment) picked = { moment };
+    const keep = (select, key) => {
+      if (picked[key] !== undefined) select.value = picked[key];
+      select.addEventListener("change", () => { picked[key] = select.value; });
+      return select;
+    };
+    const family = keep(el("select", { "aria-label": "Family", class: "fg-family" }, v.families.map((f) => el("option", { value: f }, f))), "family");
+    const size = keep(el("select", { "aria-label": "Size", class: "fg-size" }, SIZES.map((s) => el("option", { value: s }, s))), "size");
+    const named = v.deck.length ? keep(el("select", { "aria-label": "card from the deck list", class: "fg-name" },
+      el("option", { value: "" }, "— or by name —"), v.deck.map((n) => el("option", { value: n }, n))), "name") : null;
     const go = () => send(named && named.value ? { name: named.value } : { family: family.value, size: size.value });
     return el("div", { class: "row fg-form" }, family, size, named, el("button", { class: "primary", onclick: go }, label));
   }
@@ -78,7 +88,7 @@
     if (!$("fg-deal").hidden) {
       const k = v.sites.findIndex((s) => s.length < 2);
       $("fg-deal").replaceChildren(el("h3", {}, `Deal dig site ${k + 1}: card ${v.sites[k].length + 1} of 2`),
-        cardForm(g, "Deal", (c) => ctx.act({ type: "deal", site: k, ...c })));
+        cardForm(g, "Deal", `deal:${k}:${v.sites[k].length}`, (c) => ctx.act({ type: "deal", site: k, ...c })));
     }
     $("fg-supply").textContent = `Set tokens in the supply: ${v.supply}${v.box ? ` (${v.box} more in the box)` : ""}${v.ending ? " — the end is triggered" : ""}${v.deck_empty ? " — the deck is empty" : ""}`;
     $("fg-news").replaceChildren(...v.news.map((n) => el("tr", {},
@@ -102,7 +112,7 @@
     if (mine && v.step === "effects") {
       acts.push(v.deck_empty ? el("button", { class: "primary", onclick: () => ctx.act({ type: "deck_empty", seat: me }) }, "End my turn (the deck is empty)")
         : el("div", {}, el("p", {}, `Refill dig site ${v.site + 1} with the deck's top card:`),
-          cardForm(g, "Refill", (c) => ctx.act({ type: "deal", site: v.site, seat: me, ...c })),
+          cardForm(g, "Refill", `refill:${v.turn}:${v.seat}:${v.site}`, (c) => ctx.act({ type: "deal", site: v.site, seat: me, ...c })),
           el("button", { onclick: () => ctx.act({ type: "deck_empty", seat: me }) }, "The deck is empty")));
     }
     $("fg-actions").replaceChildren(...acts);

@@ -116,8 +116,19 @@
     send(ctx, me, n);
   }
 
+  // A stack or cover picked survives the redraws the live link brings, within one round of
+  // a fight (``moment``)
+  let kept = { moment: null };
+  function keptSelect(moment, key, attrs, options) {
+    if (kept.moment !== moment) kept = { moment };
+    const select = el("select", attrs, options);
+    if (kept[key] !== undefined) select.value = kept[key];
+    select.addEventListener("change", () => { kept[key] = select.value; });
+    return select;
+  }
+
   function battlePanel(g, ctx, me) {
-    const v = g.view, b = v.battle;
+    const v = g.view, b = v.battle, moment = JSON.stringify([v.turn, v.seat, b.cell, b.stacks]);
     if (b.retreat) {
       const r = b.retreat;
       return [el("p", {}, `Retreat your ${r.kind} from ${r.cell} to:`), el("div", { class: "row" }, r.options.map((to) =>
@@ -128,7 +139,7 @@
     }
     if (!b.stacks.length) {
       const pieces = v.pieces[me][b.cell];
-      const picks = pieces.map((p, i) => el("select", { "aria-label": `stack of piece ${i + 1}`, "data-piece": i },
+      const picks = pieces.map((p, i) => keptSelect(moment, `stack ${i}`, { "aria-label": `stack of piece ${i + 1}`, "data-piece": i },
         pieces.map((_, k) => el("option", { value: k }, `stack ${k + 1}`))));
       return [el("p", {}, `Stack your ${pieces.length} piece(s) on ${b.cell}: pieces with the same stack fight together.`),
         ...pieces.map((p, i) => el("div", { class: "row" }, `${p.wounded ? "wounded " : ""}${p.kind} `, picks[i])),
@@ -140,7 +151,7 @@
     const theirs = v.pieces[1 - me][b.cell];
     const stacks = b.stacks.map((st, k) => `stack ${k + 1}: ${st.map((i) => theirs[i].kind).join(", ")}`);
     const mine = v.pieces[me][b.cell];
-    const picks = b.attackers.map((i, j) => el("select", { "aria-label": `cover of piece ${j + 1}`, "data-piece": j },
+    const picks = b.attackers.map((i, j) => keptSelect(moment, `cover ${j}`, { "aria-label": `cover of piece ${j + 1}`, "data-piece": j },
       b.stacks.map((_, k) => el("option", { value: k, selected: k === j % b.stacks.length }, `stack ${k + 1}`))));
     return [el("p", {}, `The defender's ${stacks.join("; ")}. Put each of your pieces on a stack (as many stacks covered as you can).`),
       ...b.attackers.map((i, j) => el("div", { class: "row" }, `${mine[i].kind} `, picks[j])),
