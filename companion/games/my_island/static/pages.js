@@ -79,14 +79,19 @@
     $("mi-misplay").textContent = placed ? `Remove ${misplayAt} as misplayed (${named(g, placed.by)} pays 40 PP)` : "Tap a tile on the island to remove it as misplayed";
     $("mi-misplay").onclick = () => { ctx.act({ type: "misplay", square: misplayAt }); misplayAt = null; };
     $("mi-auction").hidden = !v.auction.length;
-    if (v.auction.length) {
-      const buyer = el("select", { "aria-label": "buyer" }, g.seats.map((s) => el("option", { value: s.seat }, named(g, s.seat))));
-      const price = el("input", { type: "number", min: 0, max: 10000, value: 10, size: 5, "aria-label": "price" });
-      $("mi-auction").replaceChildren(el("h3", {}, "Auction"), ...v.auction.map((sq) => el("p", { class: "row" },
-        `Set-up tile ${sq}: `, buyer, price,
-        el("button", { onclick: () => ctx.act({ type: "buy", square: sq, buyer: Number(buyer.value), price: Number(price.value) }) }, "Sold"))));
+    // drawn again only when the tiles for auction change: a bid being typed is not reset
+    const key = JSON.stringify([v.auction, v.last, g.seats.map((s) => s.name)]);
+    if (v.auction.length && key !== auctionKey) {
+      $("mi-auction").replaceChildren(el("h3", {}, "Auction"), ...v.auction.map((sq) => {
+        const buyer = el("select", { "aria-label": `buyer of ${sq}` }, g.seats.map((s) => el("option", { value: s.seat }, named(g, s.seat))));
+        const price = el("input", { type: "number", min: 0, max: 10000, value: 10, size: 5, "aria-label": `price of ${sq}` });
+        return el("p", { class: "row" }, `Set-up tile ${sq}: `, buyer, price,
+          el("button", { onclick: () => ctx.act({ type: "buy", square: sq, buyer: Number(buyer.value), price: Number(price.value) }) }, "Sold"));
+      }));
     }
+    auctionKey = v.auction.length ? key : "";
   }
+  let auctionKey = "";
 
   // -- a phone ---------------------------------------------------------------------------
   // The tile being described: by catalogue number, or drawn (value, quarters, edges).
