@@ -216,3 +216,23 @@ def demo_die(folder: Path, name: str, faces: tuple[str, ...], reader):
     die = learn_embedded(reader, name, shows)
     die.save(path)
     return die
+
+
+def rolls_dice(game: str | None) -> bool:
+    """Does ``game`` ever want dice (it has its own ``dice``), if not at its start? Its demo's
+    camera then draws each roll as it is asked for."""
+    from companion.engine.game import GameBase, get_game
+
+    return game is not None and type(get_game(game)).dice is not GameBase.dice
+
+
+def taught_demo_die(database: Path, game: str, symbols: tuple[str, ...], threads: int):
+    """The symbol die the demo's game rolls, taught from rendered shows (once), or why not."""
+    from companion.errors import CompanionError
+    from companion.vision.reader import DiceReader
+
+    try:
+        reader = DiceReader(threads=threads)
+        return demo_die(database.parent / "dice", f"demo-{game}", symbols, reader), ""
+    except CompanionError as exc:
+        return None, f"the demo's die could not be taught: {exc}"

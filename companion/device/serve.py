@@ -124,26 +124,6 @@ def _demo_opener(hub, database: Path, count: int):
     return lambda: open_demo_camera(folder, wants_roll, count)
 
 
-def _rolls_dice(game: str | None) -> bool:
-    """Does ``game`` ever want dice (it has its own ``dice``), if not at its start? Its demo's
-    camera then draws each roll as it is asked for."""
-    from companion.engine.game import GameBase, get_game
-
-    return game is not None and type(get_game(game)).dice is not GameBase.dice
-
-
-def _demo_die(database: Path, game: str, symbols: tuple[str, ...], threads: int):
-    """The symbol die the demo's game rolls, taught from rendered shows (once), or why not."""
-    from companion.device.demo import demo_die
-    from companion.vision.reader import DiceReader
-
-    try:
-        reader = DiceReader(threads=threads)
-        return demo_die(database.parent / "dice", f"demo-{game}", symbols, reader), ""
-    except CompanionError as exc:
-        return None, f"the demo's die could not be taught: {exc}"
-
-
 def start_device(
     hub,
     camera: str,
@@ -365,13 +345,17 @@ def serve(
     _announce(app, store, host, port, database, demo)
     # the name follows the addresses: the Wi-Fi may come up, or a lease change, later
     withdraw = Advertiser(port).keep_following(lan_addresses) if mdns else (lambda: None)
+    from companion.device.demo import rolls_dice as _rolls_dice
+
     dice = demo_dice(demo) if demo is not None else 0
     from companion.engine.game import get_game
 
     symbols = get_game(demo).demo_die if demo is not None else ()
     if camera == "demo" and symbols:
         dice = 0  # the game's dice change from roll to roll: each drawn as it is asked for
-        custom, die_problem = _demo_die(database, demo, symbols, threads)
+        from companion.device.demo import taught_demo_die
+
+        custom, die_problem = taught_demo_die(database, demo, symbols, threads)
     elif camera == "demo" and not dice and not _rolls_dice(demo):
         camera = "none"  # the demo's game rolls no dice: nothing for its camera to replay
     device = start_device(

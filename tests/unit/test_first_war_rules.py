@@ -314,7 +314,7 @@ def test_a_game_starts_from_a_position_file_and_a_bad_one_is_named():
 
 
 def test_the_demo_draws_rolls_for_a_game_whose_dice_come_later_and_none_for_a_diceless_one():
-    from companion.device.serve import _rolls_dice
+    from companion.device.demo import rolls_dice as _rolls_dice
 
     assert _rolls_dice("first-war") and _rolls_dice("my-island")
     assert not _rolls_dice("first-giants")
