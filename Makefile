@@ -11,7 +11,7 @@ FONTS := /usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf
 DICE_DATA ?= ../shared/data/dice
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test test-training lint bench model model-detector model-faces model-opinion model-fonted clean
+.PHONY: run test test-training lint bench loso model model-detector model-faces model-opinion model-fonted clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -69,6 +69,27 @@ bench: $(STAMP) $(HELDOUT_FONTS)
 	$(BIN)/python -m companion bench vision --data $(DICE_DATA) --enlarge 6
 	$(BIN)/python -m companion bench settle --data $(DICE_DATA)
 	$(BIN)/python -m companion bench numerals --fonts models/recipe/heldout-fonts.txt
+	$(MAKE) loso
+	$(BIN)/python -m companion bench loso --data $(DICE_DATA) --loso $(LOSO)
+
+# Leave one source out: for each photo set in $(DICE_DATA), a face classifier trained by one
+# stage of the recipe on every other set (and rendered crops), never on that one, which
+# `companion bench loso` then reads all of. About 10 minutes a set on one core (two at once
+# with -j2); a set already done is not trained again, and one stopped continues from its
+# last saved step. The train extra (PyTorch) is needed.
+LOSO ?= artifacts/loso
+LOSO_STEPS ?= 3000
+LOSO_SETS := $(notdir $(patsubst %/,%,$(dir $(wildcard $(DICE_DATA)/*/labels.csv))))
+
+loso: $(STAMP)
+	$(BIN)/pip install --quiet -e '.[dev,train]'
+	$(MAKE) -j2 $(foreach s,$(LOSO_SETS),$(LOSO)/$(s)/dice-faces.onnx)
+
+$(LOSO)/%/dice-faces.onnx:
+	@mkdir -p $(LOSO)
+	$(TRAIN) --only faces --leave-out $* --faces-steps $(LOSO_STEPS) \
+		$(if $(filter epanemu,$*),,--upright epanemu) --out $(LOSO)/$* --checkpoints $(LOSO)/$* \
+		> $(LOSO)/$*.log 2>&1 || (tail -5 $(LOSO)/$*.log; exit 1)
 
 # Retrain the dice models from the train splits and rendered scenes (PyTorch, CPU), then pick
 # the thresholds on the kept-aside dev photos. Five models (models/README.md):
@@ -92,7 +113,9 @@ bench: $(STAMP) $(HELDOUT_FONTS)
 # integers (models/recipe/quantize.py), calibrated on the train photos, and the thresholds
 # picked.
 # About nine to ten hours on 2 cores (estimated from each stage's logged time); not run end
-# to end at full length.
+# to end at full length. A stopped `make model` continues when run again: each stage saves
+# its progress every 250 steps (models/recipe/progress.py), a stage done only exports its
+# model again, the stopped one continues from its last save. `rm -rf $(CKPT)` starts afresh.
 # `make model MODELS=DIR` writes a candidate into DIR instead of over the shipped models;
 # compare it with `companion bench vision --split dev --models DIR --against models` (photo
 # by photo: the dev photos each reads entirely right and the other not). DIR starts from the shipped
@@ -100,7 +123,8 @@ bench: $(STAMP) $(HELDOUT_FONTS)
 # `make model MODELS=DIR CKPT=DIR2 TRAIN_FLAGS="--max-steps 12 --synthetic 40"` is a smoke run:
 # every stage, the quantizations and the calibration, a few steps each (10 minutes on 2 cores,
 # measured), to check that the recipe runs end to end; its models are of no use.
-TRAIN := $(BIN)/python models/recipe/train.py --data $(DICE_DATA) --threads 1 $(TRAIN_FLAGS)
+TRAIN := $(BIN)/python models/recipe/train.py --data $(DICE_DATA) --threads 1 --resume \
+	$(TRAIN_FLAGS)
 MODELS ?= models
 CKPT ?= artifacts/model-checkpoints
 DETECTOR2 := $(CKPT)/detector-stage2
@@ -111,7 +135,6 @@ FONTS_TRAIN := --upright epanemu --fonts models/recipe/fonts.txt
 
 model: $(STAMP)
 	$(BIN)/pip install --quiet -e '.[dev,train]'
-	rm -rf $(CKPT)
 	mkdir -p $(MODELS)
 	test -f $(MODELS)/dice.json || cp models/dice.json $(MODELS)/dice.json
 	$(MAKE) -j2 model-detector model-faces model-opinion model-fonted

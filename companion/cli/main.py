@@ -255,11 +255,12 @@ def _add_bench(sub) -> None:
     """``companion bench``: the benchmarks."""
     p = sub.add_parser(
         "bench",
-        help="measure speed and accuracy (engine, web, watch, threads, vision, settle, numerals)",
+        help="measure speed and accuracy (engine, web, watch, threads, vision, settle, "
+        "numerals, loso)",
     )
     p.add_argument(
         "what",
-        choices=["engine", "web", "watch", "threads", "vision", "settle", "numerals"],
+        choices=["engine", "web", "watch", "threads", "vision", "settle", "numerals", "loso"],
         help="what to measure (threads: the onnxruntime threads that read a frame fastest "
         "here, for [vision] threads)",
     )
@@ -271,7 +272,7 @@ def _add_bench(sub) -> None:
 def _add_bench_vision(p) -> None:
     """``companion bench``'s options for the photos (vision, settle) and the models."""
     p.add_argument(
-        "--data", help="vision, settle: folder of labelled photo sets (../shared/data/dice)"
+        "--data", help="vision, settle, loso: folder of labelled photo sets (../shared/data/dice)"
     )
     p.add_argument(
         "--split",
@@ -302,8 +303,15 @@ def _add_bench_vision(p) -> None:
     p.add_argument(
         "--models",
         metavar="DIR",
-        help="vision, settle, numerals: a folder of dice models to measure (default: the "
-        "shipped ones)",
+        help="vision, settle, numerals, loso: a folder of dice models to measure (default: the "
+        "shipped ones; loso: the detectors and card its readers are made with)",
+    )
+    p.add_argument(
+        "--loso",
+        metavar="DIR",
+        default="artifacts/loso",
+        help="loso: the classifiers `make loso` trained, one folder a photo set, each never "
+        "trained on its set (default: artifacts/loso)",
     )
     p.add_argument(
         "--against",

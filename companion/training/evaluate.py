@@ -84,6 +84,9 @@ def despeckle(img: np.ndarray) -> np.ndarray:
 
 
 def load_split(data: Path, split: str) -> dict[str, dict[str, list]]:
+    """{set: {filename: [(value, box)]}} for the rows of ``split``: "heldout", "dev" and
+    "train" as the module says, or "all" (every row, train and held-out: a source measured
+    by models that never learned from it, ``loso.py``)."""
     if not data.is_dir():
         raise VisionError(
             f"no photo folder at {data}: pass --data with the labelled dice "
@@ -95,7 +98,9 @@ def load_split(data: Path, split: str) -> dict[str, dict[str, list]]:
         files: dict[str, list] = defaultdict(list)
         with open(labels) as f:
             for row in csv.DictReader(f):
-                if split in ("dev", "train"):  # train: the train rows outside dev
+                if split == "all":
+                    want = True
+                elif split in ("dev", "train"):  # train: the train rows outside dev
                     want = row["split"] == "train" and is_dev(row["filename"]) == (split == "dev")
                 else:
                     want = row["split"] == split
@@ -161,7 +166,7 @@ def evaluate(
             img = cv2.imread(str(data / name / fn), cv2.IMREAD_UNCHANGED)
             if img is None:
                 raise VisionError(f"cannot read {data / name / fn}", code="vision/bad-image")
-            found, truth = _read_photo(reader, img, name, files[fn], streams)
+            found, truth = read_photo(reader, img, name, files[fn], streams)
             whole = _count(t, name, found, truth, by_width)
             if per_photo is not None:
                 per_photo[f"{name}/{fn}"] = whole
@@ -179,7 +184,7 @@ def evaluate(
     return report
 
 
-def _read_photo(
+def read_photo(
     reader: DiceReader, img: np.ndarray, name: str, truth: list, streams: tuple | None
 ) -> tuple[list[DieReading], list]:
     """The dice read in one photo of the set ``name`` (as ``evaluate`` says), and its labels

@@ -211,6 +211,18 @@ def options(description: str) -> argparse.Namespace:
     )
     ap.add_argument("--threads", type=int, default=0, help="PyTorch threads (0: its default)")
     ap.add_argument(
+        "--leave-out",
+        default="",
+        help="photo sets (comma-separated) not trained on at all: a source held out, to "
+        "measure how the recipe reads dice it has never seen (make loso)",
+    )
+    ap.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue from the progress this stage saved in --checkpoints (every "
+        "250 steps, progress.py), where it was stopped; a finished stage only exports",
+    )
+    ap.add_argument(
         "--max-steps",
         type=int,
         default=0,

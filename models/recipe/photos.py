@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 from companion.training import render
-from companion.training.evaluate import despeckle, is_dev
+from companion.training.evaluate import CROP_SETS, despeckle, is_dev
 from companion.vision import pictures as P
 
 CLASSES = ["1", "2", "3", "4", "5", "6", *(f"dot-{c}" for c in render.DOT_COLOURS), "not-a-die"]
@@ -30,14 +30,24 @@ class Upright(np.ndarray):
     top face lies; the card then says to read it with its up kept (pictures.LOOKS)."""
 
 
-def load_labels(data: Path, clean: bool = False, upright: tuple[str, ...] = ()):
+def load_labels(
+    data: Path,
+    clean: bool = False,
+    upright: tuple[str, ...] = (),
+    leave_out: tuple[str, ...] = (),
+    only: tuple[str, ...] | None = None,
+):
     """{set: (folder, {filename: [(value, box)]}, clean, upright)} for train rows (split into
     train and dev by file). ``clean``: photos with salt-and-pepper noise are read cleaned.
-    ``upright``: the sets whose photos are read as ``Upright`` pictures."""
+    ``upright``: the sets whose photos are read as ``Upright`` pictures. ``leave_out``: sets
+    not read at all (a source held out, to measure the recipe on it); ``only``, when given:
+    the sets read, and no others."""
     if not data.is_dir():
         raise SystemExit(f"{data} is not a folder: pass the folder of photo sets (--data)")
     sets = {}
     for folder in sorted(p for p in data.iterdir() if (p / "labels.csv").exists()):
+        if folder.name in leave_out or (only is not None and folder.name not in only):
+            continue
         files = defaultdict(list)
         with open(folder / "labels.csv") as f:
             for row in csv.DictReader(f):
@@ -73,10 +83,16 @@ def images(sets, names, dev: bool):
                 yield name, (img.view(Upright) if upright else img), boxes
 
 
+def whole_photo_sets(sets) -> list[str]:
+    """The sets of whole photos (tables with dice on them): every set but the crops of a
+    single die (``CROP_SETS``)."""
+    return [name for name in sets if name not in CROP_SETS]
+
+
 def real_photos(sets, dev: bool):
     """(image, [(value, box, size_known)]) for whole photos with dice in them."""
     photos = []
-    for name, img, boxes in images(sets, ("epanemu", "matteop65"), dev):
+    for name, img, boxes in images(sets, whole_photo_sets(sets), dev):
         if name == "matteop65":
             photos.append((img, [(v, b, False) for v, b in pip_box_to_die(boxes)]))
         else:
@@ -96,10 +112,11 @@ def real_dice(sets, dev: bool):
         if isinstance(img, Upright):  # so that being upright does not tell a die from a patch
             patches = [c.view(Upright) for c in patches]
         negs.extend((c, NOT_A_DIE) for c in patches)
-    for name, img, boxes in images(sets, ("chase_casino", "tomitomi3"), dev):
+    for name, img, boxes in images(sets, [n for n in sets if n in CROP_SETS], dev):
         h, w = img.shape[:2]
-        # a tomitomi3 die fills about the central 40% of its picture; a chase crop is the die
-        k = 0.27 if name == "tomitomi3" else 0.0
+        # the die fills the middle CROP_SETS[name] of its picture (a tomitomi3 die its
+        # central 46%; a chase crop is the die)
+        k = (1 - CROP_SETS[name]) / 2
         b = (w * k, h * k, w * (1 - k), h * (1 - k))
         for v, _ in boxes:
             dice.append((img, b, v - 1, 0.06))

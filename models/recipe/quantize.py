@@ -48,13 +48,17 @@ from onnxruntime.quantization import (
     quant_pre_process,
     quantize_static,
 )
-from photos import images, is_dev, load_labels, real_dice
+from photos import images, is_dev, load_labels, real_dice, whole_photo_sets
 
 from companion.vision import pictures as P
 from companion.vision import reader as R
 
 CALIBRATION_DICE = 2000  # real train dice (outside dev) whose crops set the ranges
 BATCH = 64
+# The photo sets the ranges are set on: those the shipped models were quantized on, so that
+# quantize.py on recipe/float/ gives the shipped files byte for byte whatever sets --data
+# holds besides.
+CALIBRATION_SETS = ("chase_casino", "epanemu", "matteop65", "tomitomi3")
 CALIBRATION_PHOTOS = 40  # whole train photos (outside dev) whose frames set a detector's ranges
 
 
@@ -69,7 +73,7 @@ class TrainCrops(CalibrationDataReader):
         size: int = P.CROP_SIZE,
         looks: str = "turns",
     ):
-        dice, _ = real_dice(load_labels(data), dev=False)
+        dice, _ = real_dice(load_labels(data, only=CALIBRATION_SETS), dev=False)
         if not dice:
             raise SystemExit(f"no train dice under {data}: pass the folder of photo sets")
         rng = np.random.default_rng(seed)
@@ -91,8 +95,8 @@ class TrainFrames(CalibrationDataReader):
     terms (``bytes_in``): BGR, 0..255."""
 
     def __init__(self, data: Path, count: int = CALIBRATION_PHOTOS, size: int = P.DETECT_SIZE):
-        sets = load_labels(data)
-        names = ("epanemu", "matteop65")  # the sets of whole photos (the others are crops)
+        sets = load_labels(data, only=CALIBRATION_SETS)
+        names = whole_photo_sets(sets)
         total = sum(1 for n in names if n in sets for fn in sets[n][1] if not is_dev(fn))
         if not total:
             raise SystemExit(f"no train photos under {data}: pass the folder of photo sets")

@@ -47,6 +47,7 @@ from photos import (
     real_dice,
     real_photos,
 )
+from progress import Progress, signature
 from samples import (
     BATCH,
     BIG_SCENE,
@@ -169,6 +170,7 @@ def train_detector(
     imagenet=None,
     mosaic=0.0,
     degrade=0.0,
+    progress=None,
 ):
     """A ``real_share`` of each batch of 16 comes from the first ``real`` photos (the real
     ones), the rest from the rendered ones; a ``mosaic`` share of the real ones is cut from
@@ -181,7 +183,8 @@ def train_detector(
     net.train()
     n_real = round(16 * real_share)
     t0 = time.time()
-    for step in range(steps):
+    first = progress.start(net, opt, sched, rng) if progress else 0
+    for step in range(first, steps):
         picks = [int(rng.integers(real)) for _ in range(n_real)]
         picks += [int(rng.integers(real, len(photos))) for _ in range(16 - n_real)]
         chosen = [
@@ -200,6 +203,8 @@ def train_detector(
         loss.backward()
         opt.step()
         sched.step()
+        if progress:
+            progress.tick(step + 1, steps, net, opt, sched, rng)
         if step % 100 == 0:
             log(
                 f"detector step {step}/{steps} loss {loss.item():.3f} (heat {lh.item():.3f}, size "
@@ -222,6 +227,7 @@ def train_faces(
     small=0.0,
     teacher=None,
     blur=0.0,
+    progress=None,
 ):
     """A ``rendered`` share of each batch is rendered crops drawn evenly over the classes, the
     rest real dice (cropped afresh) with one real 'not a die' patch for every seven (half of
@@ -247,7 +253,8 @@ def train_faces(
     n_dice = (BATCH - n_rendered) * 7 // 8
     net.train()
     t0 = time.time()
-    for step in range(steps):
+    first = progress.start(net, opt, sched, rng) if progress else 0
+    for step in range(first, steps):
         idx = [
             int(rng.choice(by_class[classes[int(rng.integers(len(classes)))]]))
             for _ in range(n_rendered)
@@ -279,6 +286,8 @@ def train_faces(
         loss.backward()
         opt.step()
         sched.step()
+        if progress:
+            progress.tick(step + 1, steps, net, opt, sched, rng)
         if step % 200 == 0:
             acc = (logits.argmax(1) == y).float().mean().item()
             log(
@@ -352,7 +361,10 @@ def main() -> None:
         print(msg, flush=True)
 
     upright = tuple(name for name in args.upright.split(",") if name)
-    sets = load_labels(args.data, clean=args.despeckle, upright=upright)
+    leave_out = tuple(name for name in args.leave_out.split(",") if name)
+    sets = load_labels(args.data, clean=args.despeckle, upright=upright, leave_out=leave_out)
+    if unknown := set(leave_out) - {p.name for p in args.data.glob("*") if p.is_dir()}:
+        raise SystemExit(f"--leave-out names no photo set under {args.data}: {sorted(unknown)}")
     if unknown := set(upright) - set(sets):
         raise SystemExit(f"--upright names no photo set under {args.data}: {sorted(unknown)}")
     if not sets:
@@ -383,6 +395,7 @@ def main() -> None:
             args.imagenet if lite_from_scratch else None,
             args.mosaic,
             args.degrade,
+            Progress(args.checkpoints, "detector", signature(args, "detector"), log, args.resume),
         )
         made["detect_size"] = size
         args.checkpoints.mkdir(parents=True, exist_ok=True)
@@ -439,6 +452,7 @@ def main() -> None:
             args.small_dice,
             teacher,
             args.blur_faces,
+            Progress(args.checkpoints, "faces", signature(args, "faces"), log, args.resume),
         )
         made["looks"] = "upright" if upright else "turns"
         args.checkpoints.mkdir(parents=True, exist_ok=True)
@@ -453,6 +467,9 @@ def main() -> None:
         )
     # read the card only now: the detector and the classifier may train side by side
     card = json.loads(card_path.read_text()) if card_path.exists() else {}
+    # the photo sets its models learned from (with those of the models the card already
+    # named): `companion bench loso` checks that a source it measures is not among them
+    made["trained_on"] = sorted(set(card.get("trained_on", [])) | set(sets))
     card.update(made)
     card.setdefault("min_confidence", 0.6)
     card.setdefault("detect_threshold", 0.3)

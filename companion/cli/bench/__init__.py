@@ -38,6 +38,8 @@ def run(what: str, args) -> int:
         _report(_settle(args))
     elif what == "vision":
         _report(_vision(args))
+    elif what == "loso":
+        _report(_loso(args))
     return 0
 
 
@@ -117,3 +119,21 @@ def _vision(args) -> dict:
     if args.calibrate:
         return calibrate(DiceReader(models), data, models / "dice.json")
     return bench_vision.bench_vision(data, args.split, models)
+
+
+def _loso(args) -> dict:
+    import tempfile
+
+    from companion.errors import CompanionError
+    from companion.training.loso import bench_loso
+
+    data, shipped = _photos(args)
+    loso = Path(args.loso)
+    if not loso.is_dir():
+        raise CompanionError(
+            f"no held-out classifiers in {loso}: run `make loso` first (it trains one for "
+            "each photo set, never on that set), or pass --loso DIR",
+            code="bench/no-loso",
+        )
+    with tempfile.TemporaryDirectory(prefix="loso-") as scratch:
+        return bench_loso(data, loso, shipped, Path(scratch))
