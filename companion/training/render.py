@@ -1,9 +1,10 @@
 """A synthetic dice renderer: scenes of dice on tables, for training, tests and the demo.
 
 It draws what the reader must cope with: white, black, coloured, translucent and
-marbled dice; pips, numerals, one coloured dot, or a symbol on the top face; seen
-from above or at a slant (a side face shows); rotated; on grey card, wood, felt or a
-printed board; under uneven light, with shadows, blur, noise and JPEG loss.
+marbled dice (and, for training, the harder looks of ``styles``); pips, numerals, one
+coloured dot, or a symbol on the top face; seen from above or at a slant (a side face
+shows); rotated; on grey card, wood, felt or a printed board; under uneven light, with
+shadows, blur, noise and JPEG loss.
 
 Everything is drawn with OpenCV and numpy from a ``numpy.random.Generator``, so a
 seed gives the same picture on every machine. Boxes are ``(x0, y0, x1, y1)`` around
@@ -20,6 +21,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from companion.training import styles
 from companion.training.fonts import NumeralFonts
 from companion.training.symbols import COMMERCE, SYMBOLS, draw_symbol
 
@@ -53,7 +55,9 @@ PIP_LAYOUT = {
 class Face:
     """What is on a die's top face: ``kind`` pips|numeral|dot|symbol, and its ``value``;
     ``body``, for a die of a known colour ("white": a light body with dark ink, "black": a
-    dark body with light ink), else None (any colours, ``random_colours``)."""
+    dark body with light ink), "any" for a die of any look the renderer draws (``styles``:
+    coloured ink on dark bodies, marbled, glitter, pastel, neon), else None (the plain
+    palette, ``random_colours``)."""
 
     kind: str
     value: int | str
@@ -90,6 +94,8 @@ def face_texture(
     one of ``fonts`` (their share of the time), otherwise in one of OpenCV's own faces."""
     tile = np.empty((n, n, 3), np.float32)
     tile[:] = body
+    if face.body == "any" and face.kind in ("pips", "numeral"):
+        tile = styles.textured(rng, tile)
     if rng.random() < 0.3:  # marbled or speckled body
         swirl = cv2.GaussianBlur(rng.normal(0, 1, (n // 4, n // 4)).astype(np.float32), (0, 0), 1.2)
         swirl = cv2.resize(swirl, (n, n))[..., None]
@@ -141,18 +147,25 @@ def face_texture(
 
 
 def random_face(
-    rng: np.random.Generator, kinds: tuple[str, ...] = ("pips", "numeral", "dot")
+    rng: np.random.Generator,
+    kinds: tuple[str, ...] = ("pips", "numeral", "dot"),
+    body: str | None = None,
 ) -> Face:
+    """A face of one of ``kinds``, on a die of the ``body`` given (``Face.body``)."""
     kind = str(rng.choice(kinds))
     if kind == "dot":
-        return Face("dot", str(rng.choice(list(DOT_COLOURS))))
+        return Face("dot", str(rng.choice(list(DOT_COLOURS))), body)
     if kind == "symbol":
-        return Face("symbol", str(rng.choice(SYMBOLS)))
-    return Face(kind, int(rng.integers(1, 7)))
+        return Face("symbol", str(rng.choice(SYMBOLS)), body)
+    return Face(kind, int(rng.integers(1, 7)), body)
 
 
 def random_colours(rng: np.random.Generator, face: Face) -> tuple[np.ndarray, np.ndarray, float]:
     """Body colour, ink colour (BGR float32) and opacity (1 solid, lower translucent)."""
+    if face.body == "any" and face.kind in ("pips", "numeral"):
+        wide = styles.wide_colours(rng)
+        if wide is not None:
+            return wide
     style = rng.random()
     if face.body == "white":
         return (

@@ -188,6 +188,7 @@ def scene(
     sides: bool = False,
     fonts: NumeralFonts | None = None,
     elevation: tuple[float, float] | None = None,
+    body: str | None = None,
 ) -> tuple[np.ndarray, list[Die]]:
     """A table with dice on it: the BGR image and the dice, each with its box.
 
@@ -197,7 +198,9 @@ def scene(
     numerals are drawn in these fonts too (``face_texture``). ``elevation``, a range of
     degrees: the table seen from one camera height drawn from it, every die as a camera
     there sees it (``draw_die``'s ``elevation``), its side faces drawn, and the far dice
-    first, so a die in front hides what lies behind it.
+    first, so a die in front hides what lies behind it. ``body``: the dice drawn for
+    ``faces`` not given are of that body (``Face.body``: "any" for every look the renderer
+    knows).
     """
     count = (
         len(faces) if faces is not None else (int(rng.integers(1, 9)) if count is None else count)
@@ -219,7 +222,7 @@ def scene(
     drawn: dict[int, Die] = {}
     for i in order:  # seen low, the far dice first
         x, y, s = spots[i]
-        face = faces[i] if faces is not None else random_face(rng, kinds)
+        face = faces[i] if faces is not None else random_face(rng, kinds, body)
         if up is None:
             lean = slant * rng.uniform(0.7, 1.0)
             drawn[i] = draw_die(rng, img, face, (x, y), s, slant=lean, sides=sides, fonts=fonts)

@@ -108,6 +108,14 @@ def options(description: str) -> argparse.Namespace:
         help="the share of rendered scenes whose dice show pipped side faces at a steeper slant",
     )
     ap.add_argument(
+        "--styles",
+        type=float,
+        default=0.0,
+        help="faces: the share of rendered scenes whose dice are of any look "
+        "(companion/training/styles.py: coloured ink on dark bodies, marbled, glitter, "
+        "pastel, neon; 0: the plain palette only)",
+    )
+    ap.add_argument(
         "--low-views",
         type=int,
         default=0,

@@ -157,16 +157,20 @@ def scene_crops(rng, img, dice, things):
     return crops
 
 
-def synthetic_crops(rng, n, numerals=2, sides=0.0, fonts=None, elevation=None):
+def synthetic_crops(rng, n, numerals=2, sides=0.0, fonts=None, elevation=None, styles=0.0):
     """``n`` rendered crops: pips, numerals and dots drawn 5 : ``numerals`` : 2. A ``sides``
     share of the scenes show their dice at a steeper slant with pips on the side faces.
     ``fonts`` (NumeralFonts): numerals are drawn in them too. ``elevation`` (a range of
-    degrees): every scene seen from a camera that high above the table (scenes.scene)."""
+    degrees): every scene seen from a camera that high above the table (scenes.scene).
+    ``styles``: the share of scenes whose dice are of any look (``training/styles.py``:
+    coloured ink on dark bodies, marbled, glitter, pastel, neon), the rest in the plain
+    palette; 0 draws nothing more."""
     crops = []
     weights = ("pips",) * 5 + ("numeral",) * numerals + ("dot",) * 2
     while len(crops) < n:
         mess, things = int(rng.integers(0, 6)), []
         slanted = sometimes(rng, sides)
+        body = "any" if sometimes(rng, styles) else None
         img, dice = scenes.scene(
             rng,
             256,
@@ -177,6 +181,7 @@ def synthetic_crops(rng, n, numerals=2, sides=0.0, fonts=None, elevation=None):
             sides=slanted,
             fonts=fonts,
             elevation=elevation,
+            body=body,
         )
         crops += scene_crops(rng, img, dice, things)
     return crops

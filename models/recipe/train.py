@@ -414,7 +414,9 @@ def main() -> None:
         fonts = numeral_fonts(args.fonts, args.font_share) if args.fonts else None
         if fonts:
             log(f"faces: numerals in {len(fonts)} font files, {len(fonts.families)} families")
-        crops = synthetic_crops(rng, 20000, args.numerals, args.side_faces, fonts)
+        crops = synthetic_crops(
+            rng, 20000, args.numerals, args.side_faces, fonts, styles=args.styles
+        )
         if args.big_scenes:
             # a generator of its own, so the rest of the run draws as it would without them
             big = big_scene_crops(np.random.default_rng(11), args.big_scenes, args.numerals, fonts)
