@@ -23,7 +23,7 @@ from companion.training.evaluate import (
     source_photo,
     wrong_share,
 )
-from companion.training.speed import speed
+from companion.training.speed import crowd_frames, speed, speed_by_dice
 from companion.vision.reader import DiceReader, DieReading, model_dir
 from tests.helpers import (
     MISREAD,
@@ -154,6 +154,27 @@ def test_speed_times_every_frame_once_a_pass_after_one_warm_read_each(tmp_path, 
     assert out["read_ms_median"] == 21.0  # over all nine timed reads, not one pass's
     assert out["jpeg_decode_ms_median"] == 1.0
     assert out["read_to_decode_ratio"] == 21.0
+
+
+def test_frames_by_dice_are_the_middle_640_px_of_table_photos_counting_the_dice_inside(tmp_path):
+    golden_set(tmp_path)
+    sets = load_split(tmp_path, "heldout")
+    frames = crowd_frames(tmp_path, sets, 2, 2)
+    # every golden photo holds two dice: the 640x640 ones as they are, the 640x480 ones
+    # scaled to 853x640 and cut to their middle, where both of their dice lie
+    assert len(frames) == 6 and all(f.shape == (640, 640, 3) for f in frames)
+    golden = cv2.imread(str(tmp_path / "golden" / "epanemu-test_dice_181_jpg.jpg"))
+    assert any(np.array_equal(f, golden) for f in frames)
+    assert crowd_frames(tmp_path, sets, 3, 15) == []
+    assert len(crowd_frames(tmp_path, sets, 1, 5, count=4)) == 4
+    # a photo cut to its middle loses the dice outside it: one die moved to the edge
+    wide = {
+        "golden": {"matteop65-valid_valid_10.jpg": [(1, (0, 0, 40, 40)), (2, (300, 200, 340, 240))]}
+    }
+    assert len(crowd_frames(tmp_path, wide, 1, 1)) == 1
+    assert crowd_frames(tmp_path, wide, 2, 2) == []
+    found = speed_by_dice(DiceReader(threads=1), tmp_path, sets)
+    assert list(found) == ["1 to 5"] and found["1 to 5"]["frames"] == 6
 
 
 def test_speed_holds_its_frames_as_jpeg_files_not_decoded(tmp_path):

@@ -9,7 +9,9 @@ tables by how many labelled dice they hold: ``by_crowding``), all of it over eve
 (``all``) and over the photos of whole tables alone (``whole_tables``, without the crops of
 a single die, which are nearly all read right), and speed: the
 median milliseconds to read a 640x640 frame on one thread, next to the median
-milliseconds to decode the same JPEG, and the peak resident memory.
+milliseconds to decode the same JPEG, the same by how many dice a frame holds (640x640
+frames cut from every source's table photos: ``speed_by_dice``), and the peak resident
+memory.
 
 ``--pi-streams`` reads the photo sets as the Pi camera gives a frame: the dice found in
 each photo at half its size (the 640x480 analysis stream of a 1280x960 main stream), their
@@ -26,8 +28,8 @@ import math
 import resource
 from pathlib import Path
 
-from companion.training.evaluate import WIDTHS, evaluate, width_band
-from companion.training.speed import speed
+from companion.training.evaluate import CROP_SETS, WIDTHS, evaluate, load_split, width_band
+from companion.training.speed import speed, speed_by_dice
 from companion.vision.reader import DiceReader, model_dir
 
 
@@ -37,6 +39,8 @@ def bench_vision(data: Path, split: str = "heldout", models: Path | None = None)
     reader = DiceReader(models or model_dir(), threads=1)
     out = evaluate(reader, data, split)
     out["speed"] = speed(reader, data)
+    tables = {n: f for n, f in load_split(data, "all").items() if n not in CROP_SETS}
+    out["speed"]["by_dice"] = speed_by_dice(reader, data, tables)
     out["peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
     out["thresholds"] = {
         "detect": reader.detect_threshold,
