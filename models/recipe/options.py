@@ -108,6 +108,13 @@ def options(description: str) -> argparse.Namespace:
         help="the share of rendered scenes whose dice show pipped side faces at a steeper slant",
     )
     ap.add_argument(
+        "--recolour",
+        type=float,
+        default=0.0,
+        help="faces: the share of crops but dots seen in other colours (channels reordered, "
+        "hue turned, light and dark swapped: samples.recoloured; 0: none)",
+    )
+    ap.add_argument(
         "--styles",
         type=float,
         default=0.0,

@@ -254,6 +254,24 @@ def augment_crop(rng, crop):
     return np.clip(c, 0, 255).astype(np.uint8)
 
 
+def recoloured(rng, crop):
+    """``crop`` in other colours: its colour channels in another order, its hue turned, or
+    its light and dark swapped (a white die with black pips becomes a black die with white
+    pips), one of them or two: a die's face is told by the contrast of its pips, not their
+    colours, so a red die on green felt teaches a blue one on red felt too."""
+    c = np.asarray(crop)
+    if rng.random() < 0.5:
+        c = c[..., rng.permutation(3)]
+    if rng.random() < 0.4:
+        hsv = cv2.cvtColor(np.ascontiguousarray(c), cv2.COLOR_BGR2HSV)
+        hsv[..., 0] = (hsv[..., 0].astype(np.int32) + int(rng.integers(1, 180))) % 180
+        c = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)
+    if rng.random() < 0.35:
+        c = 255 - c
+    out = np.ascontiguousarray(c)
+    return out.view(type(crop)) if isinstance(crop, np.ndarray) else out
+
+
 def blurred_again(rng, crop):
     """``crop`` out of focus, as a die is in a picture from a camera focused a little off:
     a Gaussian blur of sigma 0.8 to 2.5 px of the crop (``augment_crop``'s own blur is

@@ -61,6 +61,7 @@ from samples import (
     hard_photos,
     mined_negatives,
     mosaic_photo,
+    recoloured,
     sample_crop,
     small_die,
     sometimes,
@@ -228,6 +229,7 @@ def train_faces(
     teacher=None,
     blur=0.0,
     progress=None,
+    recolour=0.0,
 ):
     """A ``rendered`` share of each batch is rendered crops drawn evenly over the classes, the
     rest real dice (cropped afresh) with one real 'not a die' patch for every seven (half of
@@ -238,7 +240,9 @@ def train_faces(
     real crops of each batch also learn its outputs, softened at TEACH_T (``distilled``), so
     that a stage learning something new keeps what that classifier read on real dice.
     ``blur``: the share of crops, of every kind, blurred again after the usual augmentation
-    (``blurred_again``); 0 draws nothing. A teacher reads each crop before that blur."""
+    (``blurred_again``); 0 draws nothing. A teacher reads each crop before that blur.
+    ``recolour``: the share of crops but dots seen in other colours (``recoloured``); 0 draws
+    nothing."""
     rng = np.random.default_rng(2)
     dice, negs = real
     net = Faces(len(CLASSES), FACES_WIDTHS[width])
@@ -267,6 +271,16 @@ def train_faces(
         for k in range(BATCH - len(batch)):
             pool = hard if hard and k % 2 else negs
             batch.append(pool[int(rng.integers(len(pool)))])
+        if recolour:  # a dot's colour is its face: only the others are recoloured
+            batch = [
+                (
+                    recoloured(rng, c)
+                    if not CLASSES[k].startswith("dot-") and sometimes(rng, recolour)
+                    else c,
+                    k,
+                )
+                for c, k in batch
+            ]
         if tint:  # a dot's colour is its face: only the others are tinted
             batch = [
                 (tinted(rng, c, tint) if not CLASSES[k].startswith("dot-") else c, k)
@@ -455,6 +469,7 @@ def main() -> None:
             teacher,
             args.blur_faces,
             Progress(args.checkpoints, "faces", signature(args, "faces"), log, args.resume),
+            args.recolour,
         )
         made["looks"] = "upright" if upright else "turns"
         args.checkpoints.mkdir(parents=True, exist_ok=True)
