@@ -9,7 +9,7 @@ import pytest
 
 from companion.cli.main import main
 from tests.helpers import (
-    MISREAD,
+    NOT_RIGHT,
     golden_set,
     label,
     write_set,
@@ -57,7 +57,7 @@ def test_the_settle_benchmark_makes_each_photo_a_live_rest(tmp_path, capsys):
     assert sum(golden[o] for o in ("right", "wrong", "confirm", "none")) == len(cases)
     # the reader reads most golden photos right with confidence, so most rests give the
     # right roll, after the Settler's five still frames
-    assert golden["right"] >= len(cases) - len(MISREAD) - 1
+    assert golden["right"] >= len(cases) - len(NOT_RIGHT) - 1
     assert golden["median_still_frames_to_final_event"] == 5
     assert out["still_frames_a_rest"] == 8 and out["all"] == golden
 

@@ -26,7 +26,7 @@ from companion.training.evaluate import (
 from companion.training.speed import crowd_frames, speed, speed_by_dice
 from companion.vision.reader import DiceReader, DieReading, model_dir
 from tests.helpers import (
-    MISREAD,
+    NOT_RIGHT,
     golden_dev_set,
     golden_set,
     label,
@@ -109,7 +109,7 @@ def test_the_benchmark_reports_the_golden_photos_as_the_reader_reads_them(tmp_pa
         sum(len(c["values"]) for c in cases.values()),
     )
     # the photos tests/integration/test_reader.py knows are misread are the ones not right
-    assert golden["photos_entirely_right"] == round(1 - len(MISREAD) / len(cases), 4)
+    assert golden["photos_entirely_right"] == round(1 - len(NOT_RIGHT) / len(cases), 4)
     assert out["speed"]["frames"] == 3  # the three 640x640 golden photos
     assert out["speed"]["read_ms_median"] > out["speed"]["jpeg_decode_ms_median"] > 0
     card = json.loads((model_dir() / "dice.json").read_text())
