@@ -232,6 +232,14 @@ def options(description: str) -> argparse.Namespace:
         "measure how the recipe reads dice it has never seen (make loso)",
     )
     ap.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help="the seed of the weights' start, the rendered crops and the classifier's "
+        "batches (0: the shipped models'): two classifiers trained alike but for it doubt "
+        "different dice (make loso's opinion)",
+    )
+    ap.add_argument(
         "--resume",
         action="store_true",
         help="continue from the progress this stage saved in --checkpoints (every "

@@ -230,6 +230,7 @@ def train_faces(
     blur=0.0,
     progress=None,
     recolour=0.0,
+    seed=0,
 ):
     """A ``rendered`` share of each batch is rendered crops drawn evenly over the classes, the
     rest real dice (cropped afresh) with one real 'not a die' patch for every seven (half of
@@ -242,8 +243,8 @@ def train_faces(
     ``blur``: the share of crops, of every kind, blurred again after the usual augmentation
     (``blurred_again``); 0 draws nothing. A teacher reads each crop before that blur.
     ``recolour``: the share of crops but dots seen in other colours (``recoloured``); 0 draws
-    nothing."""
-    rng = np.random.default_rng(2)
+    nothing. ``seed`` (--seed) changes which crops each batch draws."""
+    rng = np.random.default_rng(2 + seed)
     dice, negs = real
     net = Faces(len(CLASSES), FACES_WIDTHS[width])
     opt, sched = optimiser(net, steps, init, log, "faces", decay=decay)
@@ -368,7 +369,7 @@ def main() -> None:
     P.CROP_SIZE = args.crop_size  # read at call time by every crop this recipe cuts
     # before any training: a wrong file is named at once, not after the detector's hours
     teacher = load_teacher(args.teacher, args.faces_width) if args.teacher else None
-    torch.manual_seed(0)
+    torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads or max(1, torch.get_num_threads()))
 
     def log(msg):
@@ -386,7 +387,7 @@ def main() -> None:
     args.out.mkdir(parents=True, exist_ok=True)
     card_path = args.out / "dice.json"
     made = {"classes": CLASSES, "crop_size": P.CROP_SIZE}
-    rng = np.random.default_rng(0)
+    rng = np.random.default_rng(args.seed)
     if args.only in (None, "detector"):
         size = args.detect_size
         real = real_photos(sets, dev=False)
@@ -470,6 +471,7 @@ def main() -> None:
             args.blur_faces,
             Progress(args.checkpoints, "faces", signature(args, "faces"), log, args.resume),
             args.recolour,
+            args.seed,
         )
         made["looks"] = "upright" if upright else "turns"
         args.checkpoints.mkdir(parents=True, exist_ok=True)
