@@ -209,17 +209,33 @@ def read_photo(
     return reader.read(img), truth
 
 
+def outcomes(found: list, truth: list) -> list[tuple[str, int | None]]:
+    """Each labelled die in ``truth`` as the reader read it (``found``): "right", "unsure",
+    "wrong" (read as another face with confidence) or "missed" (no box on it), with the
+    index of the die found on it (None where missed)."""
+    on = {j: i for i, j in match(found, truth)}
+    out: list[tuple[str, int | None]] = []
+    for j, (value, _) in enumerate(truth):
+        i = on.get(j)
+        if i is None:
+            out.append(("missed", None))
+        elif found[i].value is None:
+            out.append(("unsure", i))
+        else:
+            out.append(("right" if found[i].value == value else "wrong", i))
+    return out
+
+
 def _count(t: dict, name: str, found: list, truth: list, by_width: dict | None) -> bool:
     """Counts one photo of the set ``name`` into its tallies ``t`` (and ``by_width``, as
     ``evaluate`` says), and says whether it was read entirely right."""
-    pairs = match(found, truth)
-    right = sum(1 for i, j in pairs if found[i].value == truth[j][0])
+    each = [o for o, _ in outcomes(found, truth)]
+    matched = len(each) - each.count("missed")
     if by_width is not None and name not in CROP_SETS:
-        read = {j: found[i].value == truth[j][0] for i, j in pairs}
-        for j, (_, (x0, y0, x1, y1)) in enumerate(truth):
+        for o, (_, (x0, y0, x1, y1)) in zip(each, truth, strict=True):
             band = by_width.setdefault(width_band(max(x1 - x0, y1 - y0)), Counter())
-            band.update(dice=1, found=int(j in read), right=int(read.get(j, False)))
-    whole = right == len(truth) and (name in CROP_SETS or len(found) == len(truth))
+            band.update(dice=1, found=int(o != "missed"), right=int(o == "right"))
+    whole = each.count("right") == len(truth) and (name in CROP_SETS or len(found) == len(truth))
     if name not in CROP_SETS:
         t["found"] += len(found)
         crowd = crowd_band(len(truth))
@@ -227,18 +243,18 @@ def _count(t: dict, name: str, found: list, truth: list, by_width: dict | None) 
         t[f"crowd_right:{crowd}"] += whole
     t["photos"] += 1
     t["dice"] += len(truth)
-    t["matched"] += len(pairs)
-    t["right"] += right
-    t["unsure"] += sum(1 for i, _ in pairs if found[i].value is None)
+    t["matched"] += matched
+    t["right"] += each.count("right")
+    t["unsure"] += each.count("unsure")
     t["photos_right"] += whole
     # why a photo is not read entirely right (one photo may have several reasons)
-    t["lost_missed"] += len(pairs) < len(truth)
-    t["lost_unsure"] += any(found[i].value is None for i, _ in pairs)
-    t["lost_misread"] += any(found[i].value not in (None, truth[j][0]) for i, j in pairs)
-    t["lost_extra"] += len(found) > len(pairs)
+    t["lost_missed"] += "missed" in each
+    t["lost_unsure"] += "unsure" in each
+    t["lost_misread"] += "wrong" in each
+    t["lost_extra"] += len(found) > matched
     if name not in CROP_SETS:
         t["det_dice"] += len(truth)
-        t["det_matched"] += len(pairs)
+        t["det_matched"] += matched
     return whole
 
 

@@ -8,9 +8,12 @@ rendered crops), ``make loso``, which writes ``<loso>/<source>/dice-faces.onnx``
 naming the sets it learned from. That classifier reads every photo of its source, train
 and held-out rows alike, behind the shipped detectors (which learned from the sets the
 shipped card names in ``trained_on``: where that includes the source, the figures say so).
-The shipped opinions and veto learned from every shipped source, so the measured reader
-asks none. A source that no shipped model learned from is also read by the shipped reader
-as it is: it is held out as it stands.
+The shipped opinions and veto learned from every shipped source, so they are not asked:
+``make loso`` also trains a held-out opinion (the same stage in quarter turns, as the
+shipped opinion is read), and the held-out reader asks it as the shipped reader asks its
+own (about the dice left unsure, and as the veto of those read surely). Each source is read
+by the classifier alone and by that reader. A source that no shipped model learned from is
+also read by the shipped reader as it is: it is held out as it stands.
 
 Every labelled die is one of: read right, left unsure, read wrong while sure, missed (no
 box on it). Extra boxes (on no labelled die) are counted apart. The figures are shares of
@@ -33,7 +36,7 @@ from pathlib import Path
 import cv2
 
 from companion.errors import VisionError
-from companion.training.evaluate import CROP_SETS, load_split, match, read_photo
+from companion.training.evaluate import CROP_SETS, load_split, outcomes, read_photo
 from companion.vision import tone
 from companion.vision.pictures import as_bgr
 from companion.vision.reader import DiceReader
@@ -47,14 +50,49 @@ TARGETS = {"dice_read_right": 0.97, "wrong_while_sure": 0.005, "photos_entirely_
 # its dice are all white (its README)
 KNOWN_BODIES = {"matteop65": "light"}
 OUTCOMES = ("right", "unsure", "wrong", "missed")
+# where `make loso` writes a source's held-out opinion, inside its classifier's folder
+OPINION = "opinion"
 
 
-def loso_models(shipped: Path, trained: Path, into: Path) -> Path:
+def loso_models(shipped: Path, trained: Path, into: Path, cascade: bool = False) -> Path:
     """A models folder ``into`` reading with the shipped detectors (from ``shipped``) and the
-    held-out classifier in ``trained`` alone (no opinion, no veto), at the shipped card's
-    thresholds and the classifier's own looks; its card's ``trained_on`` is the
-    classifier's."""
+    held-out classifier in ``trained``, at the shipped card's thresholds and the classifier's
+    own looks; its card's ``trained_on`` is the union of what its classifiers learned from.
+
+    Alone (no opinion, no veto), or with ``cascade`` as the shipped reader is built: the
+    held-out opinion in ``trained/opinion`` (trained as the classifier, but in quarter turns)
+    asked about each die the classifier leaves unsure, and the veto of each it reads surely,
+    at the shipped veto's confidence."""
     card = json.loads((shipped / "dice.json").read_text())
+    own = own_card(trained, card)
+    into.mkdir(parents=True, exist_ok=True)
+    for name in ("dice-detector.onnx", card.get("coarse_detector")):
+        if name:
+            shutil.copyfile(shipped / name, into / name)
+    shutil.copyfile(trained / "dice-faces.onnx", into / "dice-faces.onnx")
+    veto = card.pop("veto", None) or {}
+    card.pop("second_opinion", None)
+    card["looks"] = own.get("looks", "turns")
+    learned = set(own.get("trained_on", []))
+    if cascade:
+        other = own_card(trained / OPINION, card)
+        shutil.copyfile(trained / OPINION / "dice-faces.onnx", into / "dice-opinion.onnx")
+        looks = other.get("looks", "turns")
+        card["second_opinion"] = [{"file": "dice-opinion.onnx", "looks": looks}]
+        card["veto"] = {
+            "file": "dice-opinion.onnx",
+            "looks": looks,
+            "confidence": veto.get("confidence", 0.7),
+        }
+        learned |= set(other.get("trained_on", []))
+    card["trained_on"] = sorted(learned)
+    (into / "dice.json").write_text(json.dumps(card, indent=1) + "\n")
+    return into
+
+
+def own_card(trained: Path, card: dict) -> dict:
+    """The card `make loso` wrote beside the classifier in ``trained``, checked against the
+    shipped ``card``'s classes."""
     own = json.loads((trained / "dice.json").read_text())
     if own.get("classes") != card["classes"]:
         raise VisionError(
@@ -62,17 +100,12 @@ def loso_models(shipped: Path, trained: Path, into: Path) -> Path:
             "again with `make loso` (remove the folder first)",
             code="vision/card-mismatch",
         )
-    into.mkdir(parents=True, exist_ok=True)
-    for name in ("dice-detector.onnx", card.get("coarse_detector")):
-        if name:
-            shutil.copyfile(shipped / name, into / name)
-    shutil.copyfile(trained / "dice-faces.onnx", into / "dice-faces.onnx")
-    card.pop("second_opinion", None)
-    card.pop("veto", None)
-    card["looks"] = own.get("looks", "turns")
-    card["trained_on"] = own.get("trained_on", [])
-    (into / "dice.json").write_text(json.dumps(card, indent=1) + "\n")
-    return into
+    return own
+
+
+def has_opinion(trained: Path) -> bool:
+    """Whether `make loso` trained the held-out opinion beside the classifier in ``trained``."""
+    return (trained / OPINION / "dice-faces.onnx").is_file()
 
 
 def body(img, box, name: str) -> str:
@@ -95,26 +128,21 @@ class Tally:
 
     def add(self, img, name: str, found: list, truth: list) -> None:
         """One photo of the set ``name``: the dice read (``found``) and the labelled ones."""
-        pairs = dict((j, i) for i, j in match(found, truth))
+        each = outcomes(found, truth)
         crop = name in CROP_SETS
-        extra = 0 if crop else len(found) - len(pairs)
+        matched = sum(i is not None for _, i in each)
+        extra = 0 if crop else len(found) - matched
         self.extra += extra
         sure = []
-        for j, (value, box) in enumerate(truth):
-            if j not in pairs:
-                outcome = "missed"
-            else:
-                die = found[pairs[j]]
-                if die.value is None:
-                    outcome = "unsure"
-                    sure.append((None, False))
-                else:
-                    outcome = "right" if die.value == value else "wrong"
-                    sure.append((die.confidence, die.value == value))
+        for (outcome, i), (_, box) in zip(each, truth, strict=True):
+            if outcome == "unsure":
+                sure.append((None, False))
+            elif outcome in ("right", "wrong"):
+                sure.append((found[i].confidence, outcome == "right"))
             self.dice[outcome] += 1
-            where = found[pairs[j]].box if crop and j in pairs else box
+            where = found[i].box if crop and i is not None else box
             self.bodies[body(img, where, name)][outcome] += 1
-        self.photos.append((len(pairs) == len(truth) and not extra, sure))
+        self.photos.append((matched == len(truth) and not extra, sure))
 
     def report(self, floor: float = 0.0) -> dict:
         """The shares of the labelled dice, the extra boxes, the photos read entirely
@@ -180,17 +208,23 @@ def bench_loso(data: Path, loso: Path, shipped: Path, scratch: Path) -> dict:
         if not (trained / "dice-faces.onnx").is_file():
             sources[name] = {"not_measured": f"no classifier in {trained}: run `make loso`"}
             continue
-        models = loso_models(shipped, trained, scratch / name)
-        learned = json.loads((models / "dice.json").read_text())["trained_on"]
-        if name in learned:
-            raise VisionError(
-                f"{trained} learned from {name} itself: train it again with `make loso`",
-                code="vision/not-held-out",
+        readers = {"held_out_classifier": loso_models(shipped, trained, scratch / name)}
+        if has_opinion(trained):
+            readers["held_out_reader"] = loso_models(
+                shipped, trained, scratch / f"{name}-cascade", cascade=True
             )
-        figures = read_source(DiceReader(models), data, name, files)
-        figures["trained_on"] = learned
-        figures["detector_learned_from_it"] = name in shipped_on and name not in CROP_SETS
-        sources[name] = {"held_out_classifier": figures}
+        sources[name] = {}
+        for kind, models in readers.items():
+            learned = json.loads((models / "dice.json").read_text())["trained_on"]
+            if name in learned:
+                raise VisionError(
+                    f"{trained} learned from {name} itself: train it again with `make loso`",
+                    code="vision/not-held-out",
+                )
+            figures = read_source(DiceReader(models), data, name, files)
+            figures["trained_on"] = learned
+            figures["detector_learned_from_it"] = name in shipped_on and name not in CROP_SETS
+            sources[name][kind] = figures
         if name not in shipped_on:
             sources[name]["shipped_reader"] = read_source(DiceReader(shipped), data, name, files)
     return {"sources": sources, "targets": TARGETS, "worst": worst(sources)}
@@ -198,9 +232,14 @@ def bench_loso(data: Path, loso: Path, shipped: Path, scratch: Path) -> dict:
 
 def worst(sources: dict) -> dict:
     """Over the sources measured, the worst of each target's figure, the source it is on,
-    and whether every source meets it."""
+    and whether every source meets it: of the held-out reader (classifier, opinion and veto)
+    where `make loso` trained its opinion, else of the classifier alone."""
     out = {}
-    measured = {n: s["held_out_classifier"] for n, s in sources.items() if "not_measured" not in s}
+    measured = {
+        n: s.get("held_out_reader", s.get("held_out_classifier"))
+        for n, s in sources.items()
+        if "not_measured" not in s
+    }
     for key, target in TARGETS.items():
         if not measured:
             break

@@ -11,19 +11,19 @@ import pytest
 
 from companion.cli.main import main
 from companion.training.evaluate import evaluate
-from companion.training.loso import Tally, body
+from companion.training.loso import Tally, body, loso_models
 from companion.vision.reader import DiceReader, DieReading, model_dir
 from tests.helpers import golden_set
 
 pytestmark = pytest.mark.integration
 
 
-def held_out_classifier(folder, trained_on):
-    """A folder as `make loso` leaves one: a classifier (here the shipped one) and its card."""
+def held_out_classifier(folder, trained_on, model="dice-faces.onnx", looks="upright"):
+    """A folder as `make loso` leaves one: a classifier (here a shipped one) and its card."""
     folder.mkdir(parents=True)
-    shutil.copy(model_dir() / "dice-faces.onnx", folder)
+    shutil.copy(model_dir() / model, folder / "dice-faces.onnx")
     card = json.loads((model_dir() / "dice.json").read_text())
-    own = {"classes": card["classes"], "looks": "upright", "trained_on": trained_on}
+    own = {"classes": card["classes"], "looks": looks, "trained_on": trained_on}
     (folder / "dice.json").write_text(json.dumps(own))
 
 
@@ -64,6 +64,41 @@ def test_a_source_is_read_whole_by_its_held_out_classifier_and_by_the_shipped_re
     assert shipped["dice_read_right"] == same["dice_read_right"]
     assert shipped["photos_entirely_right"] == same["photos_entirely_right"]
     assert shipped["dice"] == same["dice"]
+
+
+def test_with_its_opinion_a_source_is_read_by_the_held_out_cascade_too(tmp_path, capsys):
+    data, loso = tmp_path / "photos", tmp_path / "loso"
+    golden_set(data)
+    held_out_classifier(loso / "golden", ["epanemu"])
+    held_out_classifier(loso / "golden" / "opinion", ["matteop65"], "dice-opinion.onnx", "turns")
+    out = run_bench(capsys, data, loso)
+    found = out["sources"]["golden"]
+    alone, reader = found["held_out_classifier"], found["held_out_reader"]
+    assert alone["trained_on"] == ["epanemu"]
+    assert reader["trained_on"] == ["epanemu", "matteop65"]  # what either learned from
+    assert reader["dice"] == alone["dice"]
+    # the targets are judged on the cascade, the reader as the device has it
+    for key, worst in out["worst"].items():
+        assert worst["value"] == reader[key]
+
+    # the cascade is the shipped reader's shape: the opinion asked about the unsure dice and
+    # as the veto, at the shipped veto's confidence
+    shipped = json.loads((model_dir() / "dice.json").read_text())
+    models = loso_models(model_dir(), loso / "golden", tmp_path / "cascade", cascade=True)
+    card = json.loads((models / "dice.json").read_text())
+    assert card["second_opinion"] == [{"file": "dice-opinion.onnx", "looks": "turns"}]
+    assert card["veto"] == {
+        "file": "dice-opinion.onnx", "looks": "turns",
+        "confidence": shipped["veto"]["confidence"],
+    }  # fmt: skip
+    assert (models / "dice-opinion.onnx").read_bytes() == (
+        model_dir() / "dice-opinion.onnx"
+    ).read_bytes()
+    # an opinion that learned from the source is refused like a classifier that did
+    shutil.rmtree(loso / "golden" / "opinion")
+    held_out_classifier(loso / "golden" / "opinion", ["golden"], "dice-opinion.onnx", "turns")
+    assert main(["bench", "loso", "--data", str(data), "--loso", str(loso)]) != 0
+    assert "learned from golden itself" in capsys.readouterr().err
 
 
 def test_a_classifier_that_learned_from_its_source_is_refused(tmp_path, capsys):
