@@ -200,6 +200,17 @@ class CardModels:
         ]
         classifiers = [("dice-faces.onnx", self._faces)]
         classifiers += [(o["file"], s) for o, (s, _) in zip(asked, self._opinions, strict=True)]
+        # The classifier whose embeddings name a taught die's faces, and which reads the dice
+        # when one is taught (``companion teach``): by default the face classifier. Kept
+        # apart, the face classifier can be trained again without every taught die having
+        # to be taught again.
+        self.symbols_file: str = card.get("symbols", "dice-faces.onnx")
+        self._symbols = dict(classifiers).get(self.symbols_file)
+        if self._symbols is None:
+            self._symbols = named_model(
+                models, "a symbols classifier", self.symbols_file, self.symbols_file, opts
+            )
+            classifiers.append((self.symbols_file, self._symbols))
         # A classifier that reads again every face read with confidence, and makes it unsure
         # where it reads another face with at least its confidence (``_vetoed``).
         self._veto = veto(models, card, classifiers, opts)

@@ -128,11 +128,12 @@ class DiceReader(CardModels, Cascade, TilePass, CloseUpPass):
         self._load_classifiers(models, card, opts)
         # which classes are colour dots (``_classify`` reads a dot's crop again balanced)
         self._is_dot = np.array([c.startswith("dot-") for c in self.classes])
-        # Which face classifier this is: a taught die's embeddings only mean something to
-        # the classifier that made them.
-        self.faces_id = hashlib.sha256((models / "dice-faces.onnx").read_bytes()).hexdigest()[:16]
+        # Which classifier embeds a taught die's symbols (the card's ``symbols``): a taught
+        # die's embeddings only mean something to the classifier that made them.
+        symbols = (models / self.symbols_file).read_bytes()
+        self.symbols_id = hashlib.sha256(symbols).hexdigest()[:16]
         # ... and the way its symbols were embedded (see ``symbol_crop``).
-        self.teach_id = f"{self.faces_id}/{SYMBOL_EMBEDDING}"
+        self.teach_id = f"{self.symbols_id}/{SYMBOL_EMBEDDING}"
         if custom is not None and custom.model not in (None, self.teach_id):
             raise VisionError(
                 f"the die {custom.name!r} was taught with another version of the dice "
@@ -184,7 +185,7 @@ class DiceReader(CardModels, Cascade, TilePass, CloseUpPass):
         """Unit embeddings (N, 64) of the symbol on each box's die (see ``symbol_crop``):
         what a taught die's faces are told apart by."""
         crops = [symbol_crop(crop_die(img, b, self.crop_size)) for b in boxes]
-        return self._run(crops, "turns")[1]  # a symbol is the same symbol turned
+        return self._classify(self._symbols, crops, "turns")[1]  # the same symbol turned
 
     def _run(
         self,
@@ -336,7 +337,8 @@ class DiceReader(CardModels, Cascade, TilePass, CloseUpPass):
             probs = self._second_opinion(crops, self._look_again(img, at, probs, cast), cast)
             vetoed = self._vetoed(crops, probs, cast)
         else:  # the standard reading and the symbol's embedding, in one run
-            probs, emb = self._run(crops + [symbol_crop(c) for c in crops], "turns")
+            both = crops + [symbol_crop(c) for c in crops]
+            probs, emb = self._classify(self._symbols, both, "turns")
             probs, emb = probs[: len(crops)], emb[len(crops) :]
             vetoed = {}
         dice: list[DieReading | None] = []

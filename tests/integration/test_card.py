@@ -392,3 +392,26 @@ def test_a_card_whose_coarse_detector_cannot_do_the_coarse_pass_is_refused(tmp_p
     with pytest.raises(VisionError, match=refused) as err:
         DiceReader(with_coarse(tmp_path, name))
     assert err.value.code == "vision/card-mismatch"
+
+
+def test_a_taught_die_is_embedded_by_the_card_s_symbols_classifier(tmp_path):
+    """The card's "symbols": the classifier whose embeddings name a taught die's faces (and
+    that reads the dice when one is taught), so that a new face classifier leaves every die
+    taught before as it was. By default it is the face classifier itself."""
+    img = cv2.imread(str(GOLDEN / "matteop65-valid_valid_10.jpg"))
+    shipped = DiceReader()
+    box = shipped.detect(img)[0][0]
+    assert shipped.symbols_file == "dice-faces.onnx" and shipped._symbols is shipped._faces
+
+    models = models_with_card(tmp_path, symbols="dice-symbols.onnx")
+    shutil.copy(models / "dice-faces.onnx", models / "dice-symbols.onnx")
+    shutil.copy(model_dir() / "dice-opinion.onnx", models / "dice-faces.onnx")  # another one
+    reader = DiceReader(models)
+    assert reader.symbols_id == shipped.symbols_id and reader.teach_id == shipped.teach_id
+    assert np.allclose(reader.symbol_embeddings(img, [box]), shipped.symbol_embeddings(img, [box]))
+    # ... while the faces are read by the new face classifier
+    assert not np.allclose(reader.classify(img, [box])[1], shipped.classify(img, [box])[1])
+
+    (models / "dice-symbols.onnx").unlink()
+    with pytest.raises(VisionError, match=r"names a symbols classifier 'dice-symbols\.onnx'"):
+        DiceReader(models)

@@ -273,7 +273,7 @@ def test_a_die_taught_with_another_model_must_be_taught_again(config, tmp_path, 
     assert "companion teach old" in err
     # the same classifier, but its symbols embedded in colour (before they were compared by
     # shape alone): taught again too
-    saved["model"] = DiceReader().faces_id
+    saved["model"] = DiceReader().symbols_id
     (dice / "old.json").write_text(json.dumps(saved))
     assert main(["read", "--die", "old", str(tmp_path / "one.png")]) == 2
     assert "companion teach old" in capsys.readouterr().err
