@@ -86,12 +86,14 @@ def test_only_the_detector_sees_the_cast_taken_out_and_never_with_a_taught_die()
 
 def watch_reader(r: DiceReader) -> tuple[list, list]:
     """Lists that fill with every picture ``r``'s detector sees (the full pass and the
-    coarse one both detect) and every crop its classifier reads."""
+    coarse one both detect) and every crop its classifiers read."""
     seen: list = []
     crops: list = []
-    detect, run = r.detect, r._run
+    detect, classify = r.detect, r._classify
     r.detect = lambda pic, *a, **k: seen.append(pic) or detect(pic, *a, **k)
-    r._run = lambda batch, looks=None, cast=None: crops.extend(batch) or run(batch, looks, cast)
+    r._classify = lambda faces, batch, looks, cast=None: (
+        crops.extend(batch) or classify(faces, batch, looks, cast)
+    )
     return seen, crops
 
 
