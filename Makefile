@@ -76,8 +76,8 @@ bench: $(STAMP) $(HELDOUT_FONTS)
 # Leave one source out: for each photo set in $(DICE_DATA), a face classifier trained by one
 # stage of the recipe (3,000 steps from scratch, WIDE's looks and colours) on every other set
 # (and rendered crops), never on that one, and its opinion (below), which
-# `companion bench loso` then reads all of. About 10 minutes a set on one core (two at once
-# with -j2); a set already done is not trained again, and one stopped continues from its
+# `companion bench loso` then reads all of. About 10 minutes a model on one core (two at once
+# with -j2); a model already trained is not trained again, and one stopped continues from its
 # last saved step. The train extra (PyTorch) is needed.
 LOSO ?= artifacts/loso
 LOSO_STEPS ?= 3000
