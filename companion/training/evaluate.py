@@ -163,10 +163,7 @@ def evaluate(
         if streams is not None and name in CROP_SETS:
             continue
         t = defaultdict(int)
-        for fn in sorted(files)[:limit]:
-            img = cv2.imread(str(data / name / fn), cv2.IMREAD_UNCHANGED)
-            if img is None:
-                raise VisionError(f"cannot read {data / name / fn}", code="vision/bad-image")
+        for fn, img in photos(data, name, files, limit):
             found, truth = read_photo(reader, img, name, files[fn], streams)
             whole = _count(t, name, found, truth, by_width)
             if per_photo is not None:
@@ -183,6 +180,17 @@ def evaluate(
     if tables["photos"]:
         report["whole_tables"] = _rates(tables)
     return report
+
+
+def photos(data: Path, name: str, files: dict, limit: int | None = None):
+    """Each photo of the set ``name`` (``files``: {filename: labels}), by file name, as
+    (filename, picture as read), the first ``limit`` of them; a file that cannot be read is
+    named."""
+    for fn in sorted(files)[:limit]:
+        img = cv2.imread(str(data / name / fn), cv2.IMREAD_UNCHANGED)
+        if img is None:
+            raise VisionError(f"cannot read {data / name / fn}", code="vision/bad-image")
+        yield fn, img
 
 
 def read_photo(

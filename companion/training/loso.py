@@ -33,10 +33,8 @@ import shutil
 from collections import Counter, defaultdict
 from pathlib import Path
 
-import cv2
-
 from companion.errors import VisionError
-from companion.training.evaluate import CROP_SETS, load_split, outcomes, read_photo
+from companion.training.evaluate import CROP_SETS, load_split, outcomes, photos, read_photo
 from companion.vision import tone
 from companion.vision.pictures import as_bgr
 from companion.vision.reader import DiceReader
@@ -61,8 +59,8 @@ def loso_models(shipped: Path, trained: Path, into: Path, cascade: bool = False)
 
     Alone (no opinion, no veto), or with ``cascade`` as the shipped reader is built: the
     held-out opinion in ``trained/opinion`` (trained as the classifier, but in quarter turns)
-    asked about each die the classifier leaves unsure, and the veto of each it reads surely,
-    at the shipped veto's confidence."""
+    asked about each die the classifier leaves unsure, and, where the shipped card has a veto,
+    the veto of each it reads surely at the shipped veto's confidence."""
     card = json.loads((shipped / "dice.json").read_text())
     own = own_card(trained, card)
     into.mkdir(parents=True, exist_ok=True)
@@ -79,11 +77,8 @@ def loso_models(shipped: Path, trained: Path, into: Path, cascade: bool = False)
         shutil.copyfile(trained / OPINION / "dice-faces.onnx", into / "dice-opinion.onnx")
         looks = other.get("looks", "turns")
         card["second_opinion"] = [{"file": "dice-opinion.onnx", "looks": looks}]
-        card["veto"] = {
-            "file": "dice-opinion.onnx",
-            "looks": looks,
-            "confidence": veto.get("confidence", 0.7),
-        }
+        if veto:
+            card["veto"] = {**veto, "file": "dice-opinion.onnx", "looks": looks}
         learned |= set(other.get("trained_on", []))
     card["trained_on"] = sorted(learned)
     (into / "dice.json").write_text(json.dumps(card, indent=1) + "\n")
@@ -187,10 +182,7 @@ def shares(counts: Counter) -> dict:
 def read_source(reader: DiceReader, data: Path, name: str, files: dict) -> dict:
     """Every photo of the set ``name`` (``files``: {filename: labels}) read by ``reader``."""
     tally = Tally()
-    for fn in sorted(files):
-        img = cv2.imread(str(data / name / fn), cv2.IMREAD_UNCHANGED)
-        if img is None:
-            raise VisionError(f"cannot read {data / name / fn}", code="vision/bad-image")
+    for fn, img in photos(data, name, files):
         found, truth = read_photo(reader, img, name, files[fn], None)
         tally.add(as_bgr(img), name, found, truth)
     return tally.report(reader.min_confidence)
