@@ -206,47 +206,86 @@ def cmd_watch(args: argparse.Namespace) -> int:
 
 def cmd_teach(args: argparse.Namespace) -> int:
     from companion.vision import teach
-    from companion.vision.camera import CameraError, open_camera
     from companion.vision.reader import DiceReader
+    from companion.vision.taught import FACES
 
     path = teach.die_path(Path(args.cfg.storage.data_dir).expanduser(), args.name)
-    reader = DiceReader()
+    reader = DiceReader(min_confidence=args.cfg.vision.min_confidence or None)
+    if args.standard:
+        if args.faces:
+            raise CompanionError(
+                "--standard teaches the faces 1 to 6: leave out --faces",
+                code="vision/bad-faces",
+            )
 
-    def embed(img):  # each show once, as it comes: one with no die is named at once
+        def embed(img):  # every die of each show, all with the show's face up
+            return teach.show_dice(reader, img)
+
+        shows = _shows(args, list(FACES), embed, "the set's dice, all")
+        return _taught_set(teach.learn_standard(reader, args.name, shows), path)
+
+    def embed_one(img):  # each show once, as it comes: one with no die is named at once
         return teach.embed_show(reader, img)
 
-    if args.shows:
-        shows = teach.shows_from_folder(Path(args.shows), embed=embed)
-    else:
-        if not args.faces:
-            raise CompanionError(
-                "name the faces to show with --faces (e.g. --faces "
-                "wood,stone,fish) or pass --shows DIR",
-                code="vision/no-faces",
-            )
-        faces = teach.face_names(args.faces)  # before the camera: a typo costs no shows
-        try:
-            camera = open_camera(_camera_spec(args))
-        except CameraError as exc:
-            if exc.code != "camera/busy":
-                raise
-            raise CameraError(  # on the device, the service holds the camera
-                f"{exc.message} If it is the companion service: sudo systemctl stop companion, "
-                "teach, then sudo systemctl start companion.",
-                code=exc.code,
-            ) from None
-        try:
-            shows = teach.shows_from_camera(camera.read, faces, _press_enter, embed=embed)
-        finally:
-            camera.close()
+    if not args.shows and not args.faces:
+        raise CompanionError(
+            "name the faces to show with --faces (e.g. --faces "
+            "wood,stone,fish) or pass --shows DIR; for the table's own pip dice, --standard",
+            code="vision/no-faces",
+        )
+    faces = None if args.shows else teach.face_names(args.faces)  # a typo costs no shows
+    shows = _shows(args, faces, embed_one, "the die")
     die = teach.learn_embedded(reader, args.name, shows)
     die.save(path)
     print(f"taught die {args.name!r} with faces {', '.join(die.faces)}; saved to {path}")
-    print(
-        f"read with it: companion read --die {args.name} IMAGE, or set [vision] die = "
-        f'"{args.name}" in the config'
-    )
+    _read_with(args.name)
     return 0
+
+
+def _shows(args: argparse.Namespace, faces: list[str] | None, embed, what: str) -> dict:
+    """Each face's shows, embedded by ``embed``: from --shows DIR, or from the camera, which
+    asks for ``what`` with each of ``faces`` up in turn."""
+    from companion.vision import teach
+    from companion.vision.camera import CameraError, open_camera
+
+    if args.shows:
+        return teach.shows_from_folder(Path(args.shows), embed=embed)
+    try:
+        camera = open_camera(_camera_spec(args))
+    except CameraError as exc:
+        if exc.code != "camera/busy":
+            raise
+        raise CameraError(  # on the device, the service holds the camera
+            f"{exc.message} If it is the companion service: sudo systemctl stop companion, "
+            "teach, then sudo systemctl start companion.",
+            code=exc.code,
+        ) from None
+    try:
+        return teach.shows_from_camera(camera.read, faces, _press_enter, embed=embed, what=what)
+    finally:
+        camera.close()
+
+
+def _taught_set(taught, path: Path) -> int:
+    """Saves the taught set and says how it read the shows it was not fitted on."""
+    taught.save(path)
+    first = next(iter(taught.figures["classifiers"].values()))  # the face classifier's
+    before, after = first["untaught"], first["taught"]
+    print(
+        f"taught the set {taught.name!r} from {taught.figures['dice_shown']} dice; saved to "
+        f"{path}. Its first reading of shown dice it was not taught from: {after['right']:.0%} "
+        f"right and {after['wrong']:.1%} wrong while sure (untaught: {before['right']:.0%} "
+        f"and {before['wrong']:.1%})"
+    )
+    _read_with(taught.name)
+    return 0
+
+
+def _read_with(name: str) -> None:
+    print(
+        f"read with it: companion read --die {name} IMAGE, or set [vision] die = "
+        f'"{name}" in the config'
+    )
 
 
 def _press_enter(prompt: str) -> str:

@@ -156,6 +156,7 @@ def check_taught_die(name: str, data_dir: Path) -> Check:
     """The die named by ``[vision] die``: there, and taught with the installed dice model."""
     from companion.errors import CompanionError
     from companion.vision.reader import DiceReader
+    from companion.vision.taught import TaughtSet
     from companion.vision.teach import load_die
 
     teach = f"companion teach {name} (then restart: sudo systemctl restart companion)"
@@ -164,6 +165,8 @@ def check_taught_die(name: str, data_dir: Path) -> Check:
         DiceReader(custom=die)
     except CompanionError as exc:  # load_die and DiceReader say what is wrong as VisionError
         return Check("taught die", "FAIL", str(exc), teach)
+    if isinstance(die, TaughtSet):
+        return Check("taught die", "ok", f"{name!r}: a taught set of pip dice, for these models")
     return Check("taught die", "ok", f"{name!r}: {len(die.faces)} faces, for this dice model")
 
 

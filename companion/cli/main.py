@@ -18,6 +18,9 @@ from companion.cli import dice as cli_dice
 from companion.errors import CompanionError, StorageError
 from companion.vision import CAMERA_SPECS
 
+# what ``companion bench`` measures (``companion.cli.bench``)
+BENCHES = ("engine", "web", "watch", "threads", "vision", "settle", "numerals", "loso", "teach")
+
 
 def _cmd_score(args: argparse.Namespace) -> int:
     from companion.engine.game import get_game
@@ -234,10 +237,20 @@ def _add_watch(sub) -> None:
 
 def _add_teach(sub) -> None:
     """``companion teach``: a custom die from shows of each face."""
-    p = sub.add_parser("teach", help="learn a custom die from a few shows of each face")
+    p = sub.add_parser(
+        "teach",
+        help="learn a custom die from a few shows of each face (--standard: the table's own "
+        "pip dice)",
+    )
     p.add_argument("name", help="a name for the die, e.g. commerce")
     p.add_argument("--shows", metavar="DIR", help="DIR/<face>/*.jpg: pictures of each face up")
     p.add_argument("--faces", help="with the camera: the face names, comma-separated")
+    p.add_argument(
+        "--standard",
+        action="store_true",
+        help="the table's own pip dice: each face 1 to 6 shown with all the set's dice "
+        "(--shows DIR/1 ... DIR/6), read better than the general model reads them",
+    )
     p.add_argument("--camera", help="camera to show the faces to (default: config)")
     p.set_defaults(func=cli_dice.cmd_teach)
 
@@ -256,11 +269,11 @@ def _add_bench(sub) -> None:
     p = sub.add_parser(
         "bench",
         help="measure speed and accuracy (engine, web, watch, threads, vision, settle, "
-        "numerals, loso)",
+        "numerals, loso, teach)",
     )
     p.add_argument(
         "what",
-        choices=["engine", "web", "watch", "threads", "vision", "settle", "numerals", "loso"],
+        choices=BENCHES,
         help="what to measure (threads: the onnxruntime threads that read a frame fastest "
         "here, for [vision] threads)",
     )
@@ -272,7 +285,8 @@ def _add_bench(sub) -> None:
 def _add_bench_vision(p) -> None:
     """``companion bench``'s options for the photos (vision, settle) and the models."""
     p.add_argument(
-        "--data", help="vision, settle, loso: folder of labelled photo sets (../shared/data/dice)"
+        "--data",
+        help="vision, settle, loso, teach: folder of labelled photo sets (../shared/data/dice)",
     )
     p.add_argument(
         "--split",
@@ -303,15 +317,22 @@ def _add_bench_vision(p) -> None:
     p.add_argument(
         "--models",
         metavar="DIR",
-        help="vision, settle, numerals, loso: a folder of dice models to measure (default: the "
-        "shipped ones; loso: the detectors and card its readers are made with)",
+        help="vision, settle, numerals, loso, teach: a folder of dice models to measure "
+        "(default: the shipped ones; loso, teach: the detectors and card the held-out "
+        "readers are made with)",
     )
     p.add_argument(
         "--loso",
         metavar="DIR",
         default="artifacts/loso",
-        help="loso: the classifiers `make loso` trained, one folder a photo set, each never "
-        "trained on its set (default: artifacts/loso)",
+        help="loso, teach: the classifiers `make loso` trained, one folder a photo set, each "
+        "never trained on its set (default: artifacts/loso)",
+    )
+    p.add_argument(
+        "--per-face",
+        type=int,
+        metavar="N",
+        help="teach: the dice of each face a source's set is taught from (default 25)",
     )
     p.add_argument(
         "--against",

@@ -207,12 +207,16 @@ def read_photo(
         found = reader.read(scaled, img if detail else None)
         return found, [(v, tuple(c * scale for c in box)) for v, box in truth]
     if name in CROP_SETS:
-        h, w = img.shape[:2]
-        k = (1 - CROP_SETS[name]) / 2
         img = as_bgr(img)
-        box = (int(w * k), int(h * k), int(w * (1 - k)), int(h * (1 - k)))
-        return reader.read_boxes(img, [box]), truth
+        return reader.read_boxes(img, [crop_box(img, name)]), truth
     return reader.read(img), truth
+
+
+def crop_box(img: np.ndarray, name: str) -> tuple[int, int, int, int]:
+    """The box of the die in a crop of the crop set ``name`` (the middle share it fills)."""
+    h, w = img.shape[:2]
+    k = (1 - CROP_SETS[name]) / 2
+    return (int(w * k), int(h * k), int(w * (1 - k)), int(h * (1 - k)))
 
 
 def outcomes(found: list, truth: list) -> list[tuple[str, int | None]]:

@@ -7,16 +7,20 @@ without a word.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
 from companion.errors import VisionError
+from companion.vision.custom import CustomDice
 from companion.vision.pictures import CROP_SIZE, DETECT_SIZE, LOOKS, detector_input
+from companion.vision.taught import TaughtSet
 
 NEEDED = ("dice.json", "dice-detector.onnx", "dice-faces.onnx")
 # the side the coarse close-up pass reads a picture at (a multiple of the detector's
 # coarsest stride, 32)
 COARSE_SIZE = 160
+SYMBOL_EMBEDDING = "grey"  # how a taught die's symbols are embedded (``symbol_crop``)
 
 
 def read_card(models: Path) -> dict:
@@ -162,7 +166,7 @@ def coarse_detector(models: Path, card: dict, opts) -> tuple | None:
 
 class CardModels:
     """The part of ``DiceReader`` that takes the card's settings and loads the models it
-    names, each checked against the card."""
+    names, each checked against the card, and checks a taught die or set against them."""
 
     def _take_card(
         self, card: dict, min_confidence: float | None, detect_threshold: float | None
@@ -215,6 +219,50 @@ class CardModels:
         # where it reads another face with at least its confidence (``_vetoed``).
         self._veto = veto(models, card, classifiers, opts)
         check_crop_sides(models, self.crop_size, classifiers)
+        # Every classifier that reads standard dice, once each, as (file, session, looks):
+        # a taught set of the table's dice teaches each of them (``companion teach
+        # --standard``).
+        self._asked = [("dice-faces.onnx", self._faces, self.looks)]
+        self._asked += [
+            (o["file"], s, looks) for o, (s, looks) in zip(asked, self._opinions, strict=True)
+        ]
+        if self._veto is not None:
+            self._asked.append((card["veto"]["file"], self._veto[0], self._veto[1]))
+        self._asked = list({(f, looks): (f, s, looks) for f, s, looks in self._asked}.values())
+
+    def _check_taught(self, models: Path, custom) -> tuple[TaughtSet | None, CustomDice | None]:
+        """``custom`` as (taught set, taught die): each refused where it was taught with
+        another classifier than the one it would be read with, whose answers or embeddings
+        it was made of (``taught_id``, ``teach_id``)."""
+        # Which classifier embeds a taught die's symbols (the card's ``symbols``)...
+        symbols = (models / self.symbols_file).read_bytes()
+        self.symbols_id = hashlib.sha256(symbols).hexdigest()[:16]
+        # ... and the way its symbols were embedded (see ``symbol_crop``).
+        self.teach_id = f"{self.symbols_id}/{SYMBOL_EMBEDDING}"
+        # A taught set is a head over each classifier's answers in its looks.
+        asked = hashlib.sha256()
+        for file, _, looks in self._asked:
+            asked.update(f"{file}/{looks}/".encode() + (models / file).read_bytes())
+        self.taught_id = asked.hexdigest()[:16]
+        self._heads = {}
+        if isinstance(custom, TaughtSet):
+            made, again = self.taught_id, f"companion teach {custom.name} --standard"
+        else:
+            made, again = self.teach_id, f"companion teach {custom.name}" if custom else ""
+        if custom is not None and custom.model not in (None, made):
+            raise VisionError(
+                f"the dice {custom.name!r} were taught with another version of the dice "
+                f"model (their faces would be misread): teach them again with `{again}`",
+                code="vision/stale-die",
+            )
+        if isinstance(custom, TaughtSet):
+            self._heads = {
+                (id(session), looks): custom.heads[file]
+                for file, session, looks in self._asked
+                if file in custom.heads
+            }
+            return custom, None
+        return None, custom
 
     def _detector_sides(self, models: Path, card: dict, opts) -> None:
         """How the detector takes a picture, at which side, and the coarse pass's detector."""

@@ -68,6 +68,13 @@ class Cascade:
             if int(o.argmax()) not in (nod, read[i]) and float(o.max()) >= confidence
         }
 
+    def every_reading(self, img: np.ndarray, boxes: list) -> dict:
+        """How each classifier that reads standard dice (the face classifier, the opinions,
+        the veto) reads the die in each box: {file: (probabilities (N, classes), unit
+        embeddings (N, 64))}, from the crops the reader reads them in."""
+        crops = [self._crop(img, b) for b in boxes]
+        return {file: self._classify(session, crops, looks) for file, session, looks in self._asked}
+
     def _unsure(self, probs: np.ndarray) -> list[int]:
         """The rows whose best class is a face but under ``min_confidence``."""
         return self._face_rows(probs, sure=False)

@@ -3,15 +3,14 @@ each face known by the face classifier's embedding of its shows."""
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from companion.errors import StorageError, VisionError
+from companion.errors import VisionError
+from companion.textfile import write_whole
 from companion.vision.boxes import box_side
 
 if TYPE_CHECKING:
@@ -87,22 +86,7 @@ class CustomDice:
             },
             indent=1,
         )
-        part = path.with_name(f".{path.name}.part")
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            with open(part, "w") as f:
-                f.write(text)
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(part, path)
-        except OSError as exc:
-            with contextlib.suppress(OSError):  # the folder itself may be what failed
-                part.unlink()
-            raise StorageError(
-                f"could not save the taught die to {path} ({exc.strerror}); free some space "
-                "or set [storage] data_dir to a folder the companion can write, then teach "
-                "it again"
-            ) from None
+        write_whole(path, text, "the taught die")
 
     @classmethod
     def load(cls, path: Path) -> CustomDice:

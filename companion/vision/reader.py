@@ -11,7 +11,8 @@ Small ONNX models, run by onnxruntime (see models/README.md, the model card):
    by a smaller detector where the card names one, ``coarse_detector``).
 2. ``dice-faces.onnx`` reads one die: a 48x48 crop around each box goes in, the
    face class comes out (pips or numeral 1..6, a coloured dot, or "not a die"),
-   with a 64-number embedding that ``companion teach`` uses for custom dice.
+   with a 64-number embedding that ``companion teach`` uses for custom dice, and that a
+   taught set of the table's own pip dice reads the faces by (``taught.TaughtSet``).
 
 A die whose best class is below ``min_confidence`` is reported unsure (value None),
 never guessed; a card may name a second classifier asked about such a die first
@@ -28,7 +29,6 @@ from (``facepicture``).
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -63,11 +63,11 @@ from companion.vision.pictures import (
     neutral,
     symbol_crop,
 )
+from companion.vision.taught import TaughtSet
 from companion.vision.tiles import TilePass
 
 STRIDE_COARSEST = 32  # the detector's coarsest stride: its input sides are multiples of it
 FACES_BATCH = 32  # crops a classifier run: 8 dice in four looks, 10 in three (``_run``)
-SYMBOL_EMBEDDING = "grey"  # how a taught die's symbols are embedded (``symbol_crop``)
 # Colour-dotted dice: which face value each dot colour stands for (a game's dice spec then
 # names the values: yellow 1, red 2, blue 3, purple 4, green 5, orange 6).
 DOT_VALUE = {"yellow": 1, "red": 2, "blue": 3, "purple": 4, "green": 5, "orange": 6}
@@ -110,7 +110,7 @@ class DiceReader(CardModels, Cascade, TilePass, CloseUpPass):
         threads: int = 1,
         min_confidence: float | None = None,
         detect_threshold: float | None = None,
-        custom: CustomDice | None = None,
+        custom: CustomDice | TaughtSet | None = None,
         view: str = "slanted",
     ):
         if view not in VIEWS:
@@ -128,20 +128,8 @@ class DiceReader(CardModels, Cascade, TilePass, CloseUpPass):
         self._load_classifiers(models, card, opts)
         # which classes are colour dots (``_classify`` reads a dot's crop again balanced)
         self._is_dot = np.array([c.startswith("dot-") for c in self.classes])
-        # Which classifier embeds a taught die's symbols (the card's ``symbols``): a taught
-        # die's embeddings only mean something to the classifier that made them.
-        symbols = (models / self.symbols_file).read_bytes()
-        self.symbols_id = hashlib.sha256(symbols).hexdigest()[:16]
-        # ... and the way its symbols were embedded (see ``symbol_crop``).
-        self.teach_id = f"{self.symbols_id}/{SYMBOL_EMBEDDING}"
-        if custom is not None and custom.model not in (None, self.teach_id):
-            raise VisionError(
-                f"the die {custom.name!r} was taught with another version of the dice "
-                f"model (its faces would be misread): teach it again with "
-                f"`companion teach {custom.name}`",
-                code="vision/stale-die",
-            )
-        self.custom = custom
+        self.taught, self.custom = self._check_taught(models, custom)
+        self._face_at = [self.classes.index(f) for f in TaughtSet.faces]
         self._detector_sides(models, card, opts)
 
     def detect(
@@ -207,10 +195,19 @@ class DiceReader(CardModels, Cascade, TilePass, CloseUpPass):
         Given the ``cast`` of the picture the crops are from, a crop read as a colour dot is
         read again balanced (``dot_gains``: by its die's light body, or else by the
         picture's cast) and that reading taken: a dot's colour is its face, and under a
-        lamp's cast a dot on a dark die was read as its neighbour colour."""
+        lamp's cast a dot on a dark die was read as its neighbour colour. With a taught set
+        (``companion teach --standard``), the six faces' share is then read by its head for
+        that classifier, where it has one."""
         probs, emb = self._classify_as_seen(faces, crops, looks)
-        if cast is None or not len(probs):
-            return probs, emb
+        if cast is not None and len(probs):
+            probs, emb = self._dots_balanced(faces, crops, looks, cast, probs, emb)
+        head = self._heads.get((id(faces), looks))  # a taught set's, for this classifier
+        if head is not None:
+            probs = head.adjust(probs, emb, self._face_at)
+        return probs, emb
+
+    def _dots_balanced(self, faces, crops, looks, cast, probs, emb):
+        """``probs`` and ``emb`` with each crop read as a colour dot read again balanced."""
         again, lit = [], []
         for i in np.flatnonzero(self._is_dot[probs.argmax(1)]):
             gains = dot_gains(crops[i], cast.gains)

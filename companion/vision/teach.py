@@ -14,6 +14,7 @@ from the camera, one face at a time.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -21,11 +22,13 @@ from pathlib import Path
 import numpy as np
 
 from companion.errors import VisionError
+from companion.vision import taught
 from companion.vision.boxes import centre_inside
 from companion.vision.custom import CustomDice
 from companion.vision.files import PICTURES, read_picture, unreadable
 from companion.vision.pictures import as_bgr
 from companion.vision.reader import DiceReader
+from companion.vision.taught import TaughtSet
 
 RADIUS = 0.25  # the least cosine distance a taught face accepts a new throw within
 NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
@@ -45,16 +48,30 @@ def die_path(data_dir: Path, name: str) -> Path:
     return data_dir / "dice" / f"{check_name(name)}.json"
 
 
-def load_die(data_dir: Path, name: str) -> CustomDice:
-    """The die taught as ``name`` under ``data_dir``; a clear error if there is none."""
+def load_die(data_dir: Path, name: str) -> CustomDice | TaughtSet:
+    """The die (or set of standard dice) taught as ``name`` under ``data_dir``; a clear
+    error if there is none."""
     path = die_path(data_dir, name)
     if not path.exists():
         raise VisionError(
             f"no taught die called {name!r} (looked for {path}); teach it with "
-            f"`companion teach {name}`",
+            f"`companion teach {name}` (or `companion teach {name} --standard` for the "
+            "table's own pip dice)",
             code="vision/unknown-die",
         )
-    return CustomDice.load(path)
+    try:
+        standard = json.loads(path.read_text()).get("kind") == taught.KIND
+    except (OSError, ValueError, AttributeError):
+        standard = False  # CustomDice.load names what is wrong with it
+    if not standard:
+        return CustomDice.load(path)
+    try:
+        return TaughtSet.from_json(json.loads(path.read_text()))
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise VisionError(
+            f"cannot read the taught set {path}: {exc}. Teach it again with "
+            f"`companion teach {name} --standard`."
+        ) from exc
 
 
 def embed_show(reader: DiceReader, img: np.ndarray) -> np.ndarray:
@@ -69,6 +86,76 @@ def embed_show(reader: DiceReader, img: np.ndarray) -> np.ndarray:
         )
     box = max(found, key=lambda f: f[1])[0]
     return reader.symbol_embeddings(img, [box])[0]
+
+
+def show_dice(reader: DiceReader, img: np.ndarray) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """How every die in a show of a standard set (all of them with one face up) is read by
+    each classifier that reads standard dice (``DiceReader.every_reading``): {file: (the
+    six faces' probabilities (N, 6), embeddings (N, 64))}. A box the face classifier reads
+    as "not a die" is left out."""
+    img = as_bgr(img)
+    found = reader.detect(img)
+    found += close_up_boxes(reader, img, found)
+    return face_readings(reader, reader.every_reading(img, [box for box, _ in found]))
+
+
+def face_readings(reader: DiceReader, readings: dict) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """``readings`` ({file: (probabilities, embeddings)}) of the dice the face classifier
+    (the first) does not read as "not a die", each with the six faces' columns only; a
+    clear error where there is none."""
+    first = next(iter(readings.values()))[0]
+    die = first.argmax(1) != reader.classes.index("not-a-die") if len(first) else []
+    if not np.any(die):
+        raise VisionError(
+            "no die found in this show: put the set's dice, all with the same face up, "
+            "under the camera",
+            code="vision/no-die",
+        )
+    at = [reader.classes.index(f) for f in taught.FACES]
+    return {file: (p[die][:, at], e[die]) for file, (p, e) in readings.items()}
+
+
+def learn_standard(
+    reader: DiceReader, name: str, shows: dict[str, list[dict[str, tuple]]]
+) -> TaughtSet:
+    """A taught set of standard dice from ``shows``: face ("1".."6") -> each show's
+    ``show_dice``. The dice of each show's n-th picture share a fold of the
+    cross-validation (``taught.choose``): dice of one picture were lit and placed alike."""
+    if wrong := sorted(set(shows) - set(taught.FACES)):
+        raise VisionError(
+            f"a standard die's faces are 1 to 6; the shows name {', '.join(map(repr, wrong))}: "
+            "name the folders 1, 2, 3, 4, 5 and 6",
+            code="vision/bad-faces",
+        )
+    shown = []
+    for face, pictures in shows.items():
+        for k, show in enumerate(pictures):
+            dice = len(next(iter(show.values()))[0])
+            shown.append((show, [taught.FACES.index(face)] * dice, k % taught.FOLDS))
+    return learn_shown(reader, name, shown)
+
+
+def learn_shown(reader: DiceReader, name: str, shown: list[tuple[dict, list, int]]) -> TaughtSet:
+    """A taught set of standard dice from ``shown``: for each picture shown, how each
+    classifier read its dice ({file: (probabilities of the six faces, embeddings)}), each
+    die's face (0..5) and the picture's fold of the cross-validation."""
+    readings: dict[str, list] = {}
+    labels, folds = [], []
+    for found, faces, fold in shown:
+        for file, reading in found.items():
+            readings.setdefault(file, []).append(reading)
+        labels += faces
+        folds += [fold] * len(faces)
+    if not labels:
+        raise VisionError("no die shown", code="vision/too-few-shows")
+    return taught.teach_set(
+        name,
+        readings,
+        np.array(labels),
+        np.array(folds),
+        reader.min_confidence,
+        reader.taught_id,
+    )
 
 
 def close_up_boxes(reader: DiceReader, img: np.ndarray, found: list) -> list:
@@ -214,9 +301,11 @@ def shows_from_camera(
     ask: Callable[[str], object],
     placements: int = PLACEMENTS,
     stale: int = STALE,
-    embed: Callable[[np.ndarray], np.ndarray] | None = None,
-) -> dict[str, list[np.ndarray]]:
-    """A frame of each face in ``placements`` places: a die is told by how its symbol looks
+    embed: Callable[[np.ndarray], object] | None = None,
+    what: str = "the die",
+) -> dict[str, list]:
+    """A frame of ``what`` (the die, or the set's dice) with each face up in ``placements``
+    places: a die is told by how its symbol looks
     wherever it lands, and frames of one placement only show one light and one slant. After
     each Enter the first ``stale`` frames are let go: the camera took them before. With
     ``embed`` (such as ``embed_show``) each frame's embedding is kept instead, and a frame
@@ -236,7 +325,7 @@ def shows_from_camera(
         for k in range(1, placements + 1):
             again = "" if k == 1 else ", moved and turned"
             ask(
-                f"Put the die with {face!r} up under the camera{again} ({k} of {placements}) "
+                f"Put {what} with {face!r} up under the camera{again} ({k} of {placements}) "
                 "and press Enter"
             )
             frame = take()

@@ -40,6 +40,8 @@ def run(what: str, args) -> int:
         _report(_vision(args))
     elif what == "loso":
         _report(_loso(args))
+    elif what == "teach":
+        _report(_teach(args))
     return 0
 
 
@@ -137,3 +139,14 @@ def _loso(args) -> dict:
         )
     with tempfile.TemporaryDirectory(prefix="loso-") as scratch:
         return bench_loso(data, loso, shipped, Path(scratch))
+
+
+def _teach(args) -> dict:
+    import tempfile
+
+    from companion.training.teaching import bench_teach
+
+    data, shipped = _photos(args)
+    with tempfile.TemporaryDirectory(prefix="teach-") as scratch:
+        per_face = {"per_face": args.per_face} if args.per_face else {}
+        return bench_teach(data, Path(args.loso), shipped, Path(scratch), **per_face)
