@@ -70,7 +70,7 @@ class CameraConfig:
 
 @dataclass(frozen=True)
 class VisionConfig:
-    die: str = ""  # a custom die taught with `companion teach NAME`; "" for standard dice
+    die: str = ""  # taught with `companion teach NAME` (symbols) or `... --standard` (pip dice)
     min_confidence: float = 0.0  # 0 uses the model card's threshold
     threads: int = 1  # onnxruntime threads a model runs on (install.sh: `bench threads` chooses)
 
