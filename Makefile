@@ -72,7 +72,8 @@ bench: $(STAMP) $(HELDOUT_FONTS)
 	$(BIN)/python -m companion bench numerals --fonts models/recipe/heldout-fonts.txt
 	$(MAKE) loso
 	$(BIN)/python -m companion bench loso --data $(DICE_DATA) --loso $(LOSO)
-	$(BIN)/python -m companion bench teach --data $(DICE_DATA) --loso $(LOSO)
+	$(BIN)/python -m companion bench teach --data $(DICE_DATA) --loso $(LOSO) \
+		--fonts models/recipe/heldout-fonts.txt
 
 # Leave one source out: for each photo set in $(DICE_DATA), a face classifier trained by one
 # stage of the recipe (3,000 steps from scratch, WIDE's looks and colours) on every other set

@@ -351,8 +351,9 @@ def _add_bench_others(p) -> None:
     p.add_argument(
         "--fonts",
         metavar="LIST",
-        help="numerals: a list of font files to draw numeral dice in, one a line "
-        "(models/recipe/heldout-fonts.txt: fonts the classifier never learned)",
+        help="numerals, teach: a list of font files to draw numeral dice in, one a line "
+        "(models/recipe/heldout-fonts.txt: fonts the classifier never learned; teach: a "
+        "set taught in each)",
     )
     p.add_argument(
         "--threads",

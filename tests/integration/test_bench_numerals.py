@@ -94,3 +94,24 @@ def test_the_numerals_benchmark_says_what_is_wrong_with_its_fonts(tmp_path, caps
     (tmp_path / "gone.ttf").write_text("not a font")
     assert main(["bench", "numerals", "--fonts", str(listing)]) == 2
     assert "gone.ttf is not a TrueType or OpenType font file" in capsys.readouterr().err
+
+
+def test_teaching_a_font_s_numeral_dice_reads_them_no_worse():
+    """`bench teach --fonts`: each family's numeral dice read before and after its set is
+    taught from shows of their own (teaching is refused, and the dice read as before, where
+    it would not read the shows better)."""
+    from companion.cli.bench.numerals import KINDS, bench_numeral_sets
+
+    dejavu = Path("/usr/share/fonts/truetype/dejavu")  # fonts-dejavu-core: make test installs it
+    fonts = NumeralFonts([dejavu / "DejaVuSerif.ttf", dejavu / "DejaVuSans.ttf"])
+    out = bench_numeral_sets(fonts, seeds=3)
+    assert sorted(out["families"]) == ["DejaVuSans", "DejaVuSerif"]
+    for family in out["families"].values():
+        before, after = family["before"], family["after"]
+        assert before["dice"] == after["dice"] == 18
+        assert sum(after[k] for k in KINDS[1:]) == after["dice"]
+        if "not_taught" in after:
+            assert after["not_taught"] == "vision/teach-no-gain"
+            assert {k: after[k] for k in KINDS} == before
+    assert out["after"]["right"] >= out["before"]["right"]
+    assert out["after"]["wrong"] <= out["before"]["wrong"]

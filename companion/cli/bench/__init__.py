@@ -47,6 +47,14 @@ def run(what: str, args) -> int:
 
 def _numerals(args) -> dict:
     from companion.cli.bench.numerals import bench_numerals
+
+    models = Path(args.models) if args.models else None
+    return bench_numerals(_fonts(args), models)
+
+
+def _fonts(args):
+    """The numeral fonts --fonts lists, each file loaded, so a bad one is named before any
+    reading."""
     from companion.errors import CompanionError
     from companion.training.fonts import NumeralFonts, font_list
 
@@ -55,12 +63,10 @@ def _numerals(args) -> dict:
             "pass --fonts with a list of font files, e.g. --fonts models/recipe/heldout-fonts.txt",
             code="bench/no-fonts",
         )
-    try:  # every file is loaded here, so a bad one is named before any reading
-        fonts = NumeralFonts(font_list(Path(args.fonts)), share=1.0)
+    try:
+        return NumeralFonts(font_list(Path(args.fonts)), share=1.0)
     except (OSError, RuntimeError, ValueError) as e:
         raise CompanionError(str(e), code="bench/bad-fonts") from e
-    models = Path(args.models) if args.models else None
-    return bench_numerals(fonts, models)
 
 
 def _photos(args) -> tuple[Path, Path]:
@@ -142,11 +148,27 @@ def _loso(args) -> dict:
 
 
 def _teach(args) -> dict:
+    """Photo sources (--data) and numeral sets in unfamiliar fonts (--fonts), or both."""
     import tempfile
 
-    from companion.training.teaching import bench_teach
+    from companion.errors import CompanionError
 
-    data, shipped = _photos(args)
-    with tempfile.TemporaryDirectory(prefix="teach-") as scratch:
-        per_face = {"per_face": args.per_face} if args.per_face else {}
-        return bench_teach(data, Path(args.loso), shipped, Path(scratch), **per_face)
+    if not args.data and not args.fonts:
+        raise CompanionError(
+            "pass --data with the labelled dice photos (../shared/data/dice), --fonts with a "
+            "list of font files (models/recipe/heldout-fonts.txt), or both",
+            code="bench/no-data",
+        )
+    out = {}
+    if args.data:
+        from companion.training.teaching import bench_teach
+
+        data, shipped = _photos(args)
+        with tempfile.TemporaryDirectory(prefix="teach-") as scratch:
+            per_face = {"per_face": args.per_face} if args.per_face else {}
+            out = bench_teach(data, Path(args.loso), shipped, Path(scratch), **per_face)
+    if args.fonts:
+        from companion.cli.bench.numerals import bench_numeral_sets
+
+        out["numeral_sets"] = bench_numeral_sets(_fonts(args))
+    return out
