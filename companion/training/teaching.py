@@ -11,8 +11,10 @@ are read by the reader before and after. The reader is one that never learned fr
 source: the shipped one where no shipped model learned from it, else the held-out reader
 `make loso` trained (``loso.loso_models``); a source with neither is not measured.
 
-The photo sources are not sets of dice in one sense a table has: some hold many sets mixed
-(rune55_trays); their figures are what teaching does for a mixed set.
+A photo source is not always one set of dice as a table's is: some hold many sets mixed
+(rune55_trays, epanemu); their figures are what teaching does for a mixed set. Numeral dice
+in unfamiliar fonts, one set a font family, are measured by ``bench teach --fonts``
+(``cli/bench/numerals.py``).
 """
 
 from __future__ import annotations
