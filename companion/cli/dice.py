@@ -210,7 +210,9 @@ def cmd_teach(args: argparse.Namespace) -> int:
     from companion.vision.taught import FACES
 
     path = teach.die_path(Path(args.cfg.storage.data_dir).expanduser(), args.name)
-    reader = DiceReader(min_confidence=args.cfg.vision.min_confidence or None)
+    # A set's dice are taught as they will be read: their crops turned as the view turns them.
+    view = args.view or ("slanted" if args.shows else args.cfg.camera.view)
+    reader = DiceReader(min_confidence=args.cfg.vision.min_confidence or None, view=view)
     if args.standard:
         if args.faces:
             raise CompanionError(

@@ -252,6 +252,9 @@ def _add_teach(sub) -> None:
         "(--shows DIR/1 ... DIR/6), read better than the general model reads them",
     )
     p.add_argument("--camera", help="camera to show the faces to (default: config)")
+    p.add_argument(
+        "--view", help=VIEW_HELP + " (default: slanted with --shows, else [camera] view)"
+    )
     p.set_defaults(func=cli_dice.cmd_teach)
 
 
