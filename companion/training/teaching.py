@@ -32,7 +32,7 @@ from companion.training.loso import has_opinion, loso_models, read_source
 from companion.vision import taught
 from companion.vision.pictures import as_bgr
 from companion.vision.reader import DiceReader
-from companion.vision.teach import close_up_boxes, face_readings, learn_shown
+from companion.vision.teach import are_dice, face_readings, learn_shown, shown_boxes
 
 PER_FACE = 25  # dice shown of each face
 KEPT = ("dice_read_right", "unsure", "wrong_while_sure", "missed", "photos_entirely_right")
@@ -45,18 +45,16 @@ def shown(reader: DiceReader, img: np.ndarray, name: str, truth: list) -> tuple[
     if name in CROP_SETS:
         boxes, labels = [crop_box(img, name)], [truth[0][0]]
     else:
-        found = reader.detect(img)
-        found += close_up_boxes(reader, img, found)
+        found = shown_boxes(reader, img)
         pairs = match([SimpleNamespace(box=b) for b, _ in found], truth)
         boxes = [found[i][0] for i, _ in pairs]
         labels = [truth[j][0] for _, j in pairs]
     if not boxes:
         return {}, []
     readings = reader.every_reading(img, boxes)
-    die = next(iter(readings.values()))[0].argmax(1) != reader.classes.index("not-a-die")
-    if not die.any():
-        return {}, []
-    return face_readings(reader, readings), [v - 1 for v, d in zip(labels, die, strict=True) if d]
+    die = are_dice(reader, readings)
+    faces = [v - 1 for v, d in zip(labels, die, strict=True) if d]
+    return (face_readings(reader, readings, die), faces) if faces else ({}, [])
 
 
 def show_photos(files: dict, per_face: int) -> list[str]:

@@ -245,24 +245,24 @@ class CardModels:
             asked.update(f"{file}/{looks}/".encode() + (models / file).read_bytes())
         self.taught_id = asked.hexdigest()[:16]
         self._heads = {}
-        if isinstance(custom, TaughtSet):
-            made, again = self.taught_id, f"companion teach {custom.name} --standard"
-        else:
-            made, again = self.teach_id, f"companion teach {custom.name}" if custom else ""
-        if custom is not None and custom.model not in (None, made):
+        if custom is None:
+            return None, None
+        standard = isinstance(custom, TaughtSet)
+        if custom.model not in (None, self.taught_id if standard else self.teach_id):
+            again = f"companion teach {custom.name}" + (" --standard" if standard else "")
             raise VisionError(
                 f"the dice {custom.name!r} were taught with another version of the dice "
                 f"model (their faces would be misread): teach them again with `{again}`",
                 code="vision/stale-die",
             )
-        if isinstance(custom, TaughtSet):
-            self._heads = {
-                (id(session), looks): custom.heads[file]
-                for file, session, looks in self._asked
-                if file in custom.heads
-            }
-            return custom, None
-        return None, custom
+        if not standard:
+            return None, custom
+        self._heads = {
+            (id(session), looks): custom.heads[file]
+            for file, session, looks in self._asked
+            if file in custom.heads
+        }
+        return custom, None
 
     def _detector_sides(self, models: Path, card: dict, opts) -> None:
         """How the detector takes a picture, at which side, and the coarse pass's detector."""

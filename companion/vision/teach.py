@@ -77,8 +77,7 @@ def load_die(data_dir: Path, name: str) -> CustomDice | TaughtSet:
 def embed_show(reader: DiceReader, img: np.ndarray) -> np.ndarray:
     """The embedding of the one die in ``img`` (the most certain die if several)."""
     img = as_bgr(img)
-    found = reader.detect(img)
-    found += close_up_boxes(reader, img, found)
+    found = shown_boxes(reader, img)
     if not found:
         raise VisionError(
             "no die found in this show: put one die in the middle of the picture",
@@ -94,23 +93,35 @@ def show_dice(reader: DiceReader, img: np.ndarray) -> dict[str, tuple[np.ndarray
     six faces' probabilities (N, 6), embeddings (N, 64))}. A box the face classifier reads
     as "not a die" is left out."""
     img = as_bgr(img)
-    found = reader.detect(img)
-    found += close_up_boxes(reader, img, found)
-    return face_readings(reader, reader.every_reading(img, [box for box, _ in found]))
-
-
-def face_readings(reader: DiceReader, readings: dict) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-    """``readings`` ({file: (probabilities, embeddings)}) of the dice the face classifier
-    (the first) does not read as "not a die", each with the six faces' columns only; a
-    clear error where there is none."""
-    first = next(iter(readings.values()))[0]
-    die = first.argmax(1) != reader.classes.index("not-a-die") if len(first) else []
-    if not np.any(die):
+    readings = reader.every_reading(img, [box for box, _ in shown_boxes(reader, img)])
+    die = are_dice(reader, readings)
+    if not die.any():
         raise VisionError(
             "no die found in this show: put the set's dice, all with the same face up, "
             "under the camera",
             code="vision/no-die",
         )
+    return face_readings(reader, readings, die)
+
+
+def shown_boxes(reader: DiceReader, img: np.ndarray) -> list:
+    """The boxes (with their heat) of the dice in a show: the full pass's, and a die held
+    close to the camera (``close_up_boxes``)."""
+    found = reader.detect(img)
+    return found + close_up_boxes(reader, img, found)
+
+
+def are_dice(reader: DiceReader, readings: dict) -> np.ndarray:
+    """Which boxes of ``readings`` ({file: (probabilities, embeddings)}) hold a die: those
+    the face classifier (the first) does not read as "not a die"."""
+    first = next(iter(readings.values()))[0]
+    return first.argmax(1) != reader.classes.index("not-a-die")
+
+
+def face_readings(
+    reader: DiceReader, readings: dict, die: np.ndarray
+) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """``readings`` of the boxes ``die`` marks, each with the six faces' columns only."""
     at = [reader.classes.index(f) for f in taught.FACES]
     return {file: (p[die][:, at], e[die]) for file, (p, e) in readings.items()}
 
