@@ -60,14 +60,14 @@ def load_die(data_dir: Path, name: str) -> CustomDice | TaughtSet:
             code="vision/unknown-die",
         )
     try:
-        standard = json.loads(path.read_text()).get("kind") == taught.KIND
-    except (OSError, ValueError, AttributeError):
-        standard = False  # CustomDice.load names what is wrong with it
-    if not standard:
+        saved = json.loads(path.read_text())
+    except (OSError, ValueError):
+        saved = None  # CustomDice.load names what is wrong with it
+    if not isinstance(saved, dict) or saved.get("kind") != taught.KIND:
         return CustomDice.load(path)
     try:
-        return TaughtSet.from_json(json.loads(path.read_text()))
-    except (OSError, ValueError, KeyError, TypeError) as exc:
+        return TaughtSet.from_json(saved)
+    except (ValueError, KeyError, TypeError) as exc:
         raise VisionError(
             f"cannot read the taught set {path}: {exc}. Teach it again with "
             f"`companion teach {name} --standard`."

@@ -85,11 +85,7 @@ def bench_numerals(
     (another value, with confidence) and not one die seen (none, or more), by family and in
     all."""
     reader = DiceReader(models or model_dir(), threads=1)
-
-    def read(drawn: NumeralFonts | None) -> dict:
-        return read_numerals(reader, drawn, seeds)
-
-    by_family = {name: read(one) for name, one in fonts.by_family().items()}
+    by_family = {name: read_numerals(reader, one, seeds) for name, one in fonts.by_family().items()}
     total = {k: sum(f[k] for f in by_family.values()) for k in KINDS}
 
     def shares(c: dict) -> dict:
@@ -101,7 +97,7 @@ def bench_numerals(
     return {
         "fonts": {"files": len(fonts), "families": len(fonts.families)},
         "all": shares(total),
-        "opencv_faces": shares(read(None)),
+        "opencv_faces": shares(read_numerals(reader, None, seeds)),
         "families": {name: shares(c) for name, c in sorted(by_family.items())},
         "note": "one die a frame; wrong: another value read with confidence; not_one: no "
         "die or more than one seen",
